@@ -1,0 +1,129 @@
+/* comm.c - map from user communicators to their shadows.  Open addressing
+ * keyed by the handle's bits (a pointer in Open MPI, an int in MPICH), with
+ * MPI_COMM_WORLD checked first because most traffic uses it. */
+#include "comm.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include "hooks.h"
+
+/* Owned by this file; touched only by the profiled (main) thread. */
+static rp_comm **table;
+static uint32_t  table_cap, table_used;
+static rp_comm  *world;
+
+static uint64_t comm_key(MPI_Comm c)
+{
+    uint64_t k = 0;
+    memcpy(&k, &c, sizeof c < sizeof k ? sizeof c : sizeof k);
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdULL;
+    k ^= k >> 33;
+    return k;
+}
+
+static int same_comm(MPI_Comm a, MPI_Comm b) { return memcmp(&a, &b, sizeof a) == 0; }
+
+static int table_grow(void)
+{
+    uint32_t ncap = table_cap ? table_cap * 2 : 64;
+    rp_comm **nt = calloc(ncap, sizeof *nt);
+    if (!nt)
+        return -1;
+    for (uint32_t i = 0; i < table_cap; i++) {
+        rp_comm *e = table[i];
+        if (!e || !e->live)
+            continue;                       /* dead entries drop out of the index */
+        uint32_t h = (uint32_t)comm_key(e->user) & (ncap - 1);
+        while (nt[h])
+            h = (h + 1) & (ncap - 1);
+        nt[h] = e;
+    }
+    free(table);
+    table = nt;
+    table_cap = ncap;
+    table_used = 0;
+    for (uint32_t i = 0; i < ncap; i++)
+        table_used += nt[i] != NULL;
+    return 0;
+}
+
+rp_comm *comm_lookup(MPI_Comm comm)
+{
+    if (world && same_comm(comm, world->user))
+        return world;
+    if (!table_cap)
+        return NULL;
+    uint32_t h = (uint32_t)comm_key(comm) & (table_cap - 1);
+    for (uint32_t n = 0; n < table_cap && table[h]; n++, h = (h + 1) & (table_cap - 1))
+        if (table[h]->live && same_comm(table[h]->user, comm))
+            return table[h];
+    return NULL;
+}
+
+rp_comm *comm_world(void) { return world; }
+
+int comm_register(MPI_Comm comm)
+{
+    if (same_comm(comm, MPI_COMM_NULL))
+        return 0;
+    rp_comm *e = calloc(1, sizeof *e);
+    if (!e)
+        return -1;
+    e->user = comm;
+    PMPI_Comm_test_inter(comm, &e->inter);
+    PMPI_Comm_size(comm, &e->size);
+    PMPI_Comm_rank(comm, &e->rank);
+    if (PMPI_Comm_dup(comm, &e->p2p) != MPI_SUCCESS ||
+        PMPI_Comm_dup(comm, &e->coll) != MPI_SUCCESS) {
+        free(e);
+        rp_counters[RP_CNT_UNSUPPORTED]++;
+        return -1;
+    }
+    /* Our own traffic must never abort the job: errors come back to us. */
+    PMPI_Comm_set_errhandler(e->p2p, MPI_ERRORS_RETURN);
+    PMPI_Comm_set_errhandler(e->coll, MPI_ERRORS_RETURN);
+    e->spans_world = !e->inter && (uint32_t)e->size == rp_rt.nranks;
+    e->live = 1;
+    if ((table_used + 1) * 2 > table_cap && table_grow() != 0)
+        return -1;
+    uint32_t h = (uint32_t)comm_key(comm) & (table_cap - 1);
+    while (table[h])
+        h = (h + 1) & (table_cap - 1);
+    table[h] = e;
+    table_used++;
+    if (same_comm(comm, MPI_COMM_WORLD))
+        world = e;
+    return 0;
+}
+
+void comm_unregister(MPI_Comm comm)
+{
+    rp_comm *e = comm_lookup(comm);
+    if (!e || e == world)
+        return;
+    PMPI_Comm_free(&e->p2p);
+    PMPI_Comm_free(&e->coll);
+    e->live = 0;   /* stays allocated: in-flight requests may point at it */
+}
+
+void comm_shutdown(void)
+{
+    for (uint32_t i = 0; i < table_cap; i++) {
+        rp_comm *e = table[i];
+        if (e && e->live) {
+            PMPI_Comm_free(&e->p2p);
+            PMPI_Comm_free(&e->coll);
+            e->live = 0;
+        }
+    }
+    world = NULL;
+}
+
+void rp_hook_comm_new(MPI_Comm comm)
+{
+    if (comm_register(comm) != 0)
+        rp_warn(1, "could not shadow a new communicator; paths through it are not followed");
+}
+
+void rp_hook_comm_free(MPI_Comm comm) { comm_unregister(comm); }

@@ -1,0 +1,33 @@
+/* comm.h - the private shadow communicators of every user communicator.
+ * Path-sets of point-to-point messages travel on `p2p` with the payload's
+ * tag (so they match in the payload's order); the profiler's collective
+ * exchanges use `coll`, so they can never meet a user tag. */
+#ifndef RP_COMM_H
+#define RP_COMM_H
+
+#include <mpi.h>
+#include <stdint.h>
+
+typedef struct rp_comm {
+    MPI_Comm user;
+    MPI_Comm p2p;
+    MPI_Comm coll;
+    int      size;         /* local group size */
+    int      rank;         /* my rank in the local group */
+    int      inter;        /* intercommunicator: collectives not joined */
+    int      spans_world;  /* intracommunicator over all of MPI_COMM_WORLD */
+    int      live;         /* 0 once freed (entries are never reused: requests
+                              may still point at them) */
+} rp_comm;
+
+/* Create the shadows of comm (collective over comm).  0 or -1. */
+int      comm_register(MPI_Comm comm);
+/* The entry of a user communicator, or NULL if we never saw it created. */
+rp_comm *comm_lookup(MPI_Comm comm);
+/* Free the shadows of comm (collective over comm). */
+void     comm_unregister(MPI_Comm comm);
+rp_comm *comm_world(void);
+/* Free every shadow (at MPI_Finalize). */
+void     comm_shutdown(void);
+
+#endif

@@ -1,0 +1,23 @@
+/* config.h - reading the RP_* environment variables (doc/environment.md). */
+#ifndef RP_CONFIG_H
+#define RP_CONFIG_H
+
+#include "runtime.h"
+
+#define RP_DEFAULT_K        5u
+#define RP_MAX_K            64u
+#define RP_DEFAULT_SUMMARY  32u
+#define RP_MAX_SUMMARY      1024u
+#define RP_DEFAULT_PERIOD   5000u     /* us: 200 Hz */
+#define RP_DEFAULT_BUFFER   16384u
+#define RP_DEFAULT_EAGER    4040u     /* Open MPI vader eager payload */
+
+/* Fill cfg from the environment.  Invalid values fall back to defaults; a
+ * warning naming the variable and its accepted range is printed when
+ * `verbose` (rank 0 only, so a job prints each once). */
+void config_load(rp_config *cfg, int verbose);
+
+/* Parse an unsigned decimal in [lo, hi]; 0 on success.  Exposed for tests. */
+int config_parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *out);
+
+#endif

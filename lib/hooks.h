@@ -1,0 +1,73 @@
+/* hooks.h - what every MPI wrapper calls: the event bracket (task end on
+ * entry, task start on return) and one hook per kind of call.  The
+ * generated wrappers (gen_wrap.c) and the hand-written ones (wrap_*.c) are
+ * thin adapters around these. */
+#ifndef RP_HOOKS_H
+#define RP_HOOKS_H
+
+#include <mpi.h>
+#include "runtime.h"
+#include "gen_fnids.h"
+
+/* True on the thread that called MPI_Init (the only one we profile);
+ * initial-exec TLS is safe in a library loaded at start-up (LD_PRELOAD). */
+extern __thread int rp_tls_main __attribute__((tls_model("initial-exec")));
+
+static inline int rp_active(void) { return rp_rt.active && rp_tls_main; }
+
+#define rp_compiler_barrier() __asm__ __volatile__("" ::: "memory")
+
+/* Entry of an event: the running task ends here.  in_mpi is raised first so
+ * a SIGPROF arriving from now on leaves the path-set alone. */
+static inline void rp_enter(int fn)
+{
+    rp_rt.in_mpi = 1;
+    rp_compiler_barrier();
+    rp_rt.cur_fn = fn;
+    int64_t now = rp_now_ns();
+    rp_rt.mpi_enter_ns = now;
+    int64_t cost = now - rp_rt.task_start_ns;
+    if (cost < 0)
+        cost = 0;
+    pathset_add_cost(&rp_rt.ps, cost);
+    sample_task_end(cost);
+}
+
+/* Return of an event: the next task starts now. */
+static inline void rp_leave(void)
+{
+    rp_rt.task_start_ns = rp_now_ns();
+    rp_compiler_barrier();
+    rp_rt.in_mpi = 0;
+}
+
+/* Purely local calls (receive posting, persistent set-up) are not events:
+ * the task goes on, but a sample inside them is MPI time. */
+static inline void rp_enter_local(int fn)
+{
+    rp_rt.in_mpi = 1;
+    rp_compiler_barrier();
+    rp_rt.cur_fn = fn;
+    rp_rt.mpi_enter_ns = rp_now_ns();
+}
+static inline void rp_leave_local(void)
+{
+    rp_compiler_barrier();
+    rp_rt.in_mpi = 0;
+}
+
+/* Point-to-point (wrap_p2p.c). */
+void rp_hook_branch(int dest, int tag, MPI_Comm comm);
+void rp_hook_join(MPI_Status *st, MPI_Comm comm);
+void rp_hook_irecv(MPI_Request req, int source, int tag, MPI_Comm comm, int persistent);
+void rp_hook_psend_init(MPI_Request req, int dest, int tag, MPI_Comm comm);
+/* Collectives (wrap_coll.c). */
+void rp_hook_coll_all(MPI_Comm comm);
+void rp_hook_coll_scan(MPI_Comm comm);
+void rp_hook_coll_in(int root, MPI_Comm comm);
+void rp_hook_coll_out(int root, MPI_Comm comm);
+/* Communicators (comm.c). */
+void rp_hook_comm_new(MPI_Comm comm);
+void rp_hook_comm_free(MPI_Comm comm);
+
+#endif

@@ -1,0 +1,239 @@
+/* proto.c - sending and receiving path-sets (doc/design.md, "Protocol").
+ *
+ * Send pool: a ring of slots in send order.  Completions are roughly FIFO,
+ * so reaping tests the oldest slots until one is still in flight; when the
+ * ring is full it grows (counted) rather than waiting, because waiting for a
+ * path-set could block a non-blocking call.  Only at a hard cap do we wait. */
+#include "proto.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include "hooks.h"
+#include "pathset.h"
+
+#define POOL_INIT 64u
+#define POOL_MAX  65536u
+
+typedef struct send_slot {
+    MPI_Request req;
+    uint8_t    *buf;
+} send_slot;
+
+/* All owned by this file; main thread only. */
+static send_slot  *ring;
+static uint32_t    ring_cap, ring_head, ring_n;  /* oldest at head */
+static uint32_t    wire_cap;
+static uint8_t    *recv_scratch, *send_scratch;
+static rp_pathset  in_ps;                        /* decoded incoming set */
+static rp_prepost *pp_free, *pp_orphans;
+
+int proto_init(uint32_t max_wire)
+{
+    wire_cap = max_wire;
+    ring_cap = POOL_INIT;
+    ring = calloc(ring_cap, sizeof *ring);
+    recv_scratch = malloc(wire_cap);
+    send_scratch = malloc(wire_cap);
+    if (!ring || !recv_scratch || !send_scratch)
+        return -1;
+    for (uint32_t i = 0; i < ring_cap; i++) {
+        ring[i].req = MPI_REQUEST_NULL;
+        if (!(ring[i].buf = malloc(wire_cap)))
+            return -1;
+    }
+    return pathset_init(&in_ps, rp_rt.cfg.k, rp_rt.cfg.summary);
+}
+
+uint8_t *proto_sendbuf(void) { return send_scratch; }
+uint8_t *proto_recvbuf(void) { return recv_scratch; }
+
+/* Release completed sends from the oldest end. */
+static void reap(void)
+{
+    while (ring_n) {
+        send_slot *s = &ring[ring_head];
+        int done = 0;
+        PMPI_Test(&s->req, &done, MPI_STATUS_IGNORE);
+        if (!done)
+            return;
+        ring_head = (ring_head + 1) & (ring_cap - 1);
+        ring_n--;
+    }
+}
+
+static int grow(void)
+{
+    if (ring_cap >= POOL_MAX)
+        return -1;
+    uint32_t ncap = ring_cap * 2;
+    send_slot *nr = calloc(ncap, sizeof *nr);
+    if (!nr)
+        return -1;
+    for (uint32_t i = 0; i < ring_n; i++)       /* unwrap, oldest first */
+        nr[i] = ring[(ring_head + i) & (ring_cap - 1)];
+    for (uint32_t i = ring_n; i < ring_cap; i++)  /* idle slots keep their buffers */
+        nr[i] = ring[(ring_head + i) & (ring_cap - 1)];
+    for (uint32_t i = ring_cap; i < ncap; i++) {
+        nr[i].req = MPI_REQUEST_NULL;
+        if (!(nr[i].buf = malloc(wire_cap))) {
+            for (uint32_t j = ring_cap; j < i; j++)
+                free(nr[j].buf);
+            free(nr);
+            return -1;
+        }
+    }
+    free(ring);
+    ring = nr;
+    ring_cap = ncap;
+    ring_head = 0;
+    rp_counters[RP_CNT_POOL_GROW]++;
+    return 0;
+}
+
+static send_slot *slot_get(void)
+{
+    if (ring_n * 2 >= ring_cap)
+        reap();
+    if (ring_n == ring_cap && grow() != 0) {
+        /* Hard cap: wait for the oldest.  Path-sets fit the eager limit, so
+         * this completes once the receiver next makes progress. */
+        send_slot *s = &ring[ring_head];
+        PMPI_Wait(&s->req, MPI_STATUS_IGNORE);
+        ring_head = (ring_head + 1) & (ring_cap - 1);
+        ring_n--;
+        rp_counters[RP_CNT_POOL_WAIT]++;
+    }
+    send_slot *s = &ring[(ring_head + ring_n) & (ring_cap - 1)];
+    ring_n++;
+    return s;
+}
+
+void proto_branch(rp_comm *c, int dest, int tag)
+{
+    if (dest == MPI_PROC_NULL)
+        return;
+    send_slot *s = slot_get();
+    size_t len = pathset_encode(&rp_rt.ps, s->buf, wire_cap);
+    PMPI_Isend(s->buf, (int)len, MPI_BYTE, dest, tag, c->p2p, &s->req);
+    rp_counters[RP_CNT_MSGS_SENT]++;
+    rp_counters[RP_CNT_PS_BYTES_SENT] += len;
+}
+
+void proto_join_buffer(const uint8_t *buf, int len, int replace)
+{
+    if (len <= 0 || pathset_decode(&in_ps, buf, (size_t)len) != 0) {
+        rp_counters[RP_CNT_PS_DECODE_ERRORS]++;
+        return;
+    }
+    if (replace)
+        pathset_copy(&rp_rt.ps, &in_ps);
+    else
+        pathset_join(&rp_rt.ps, &in_ps, (rp_select_mode)rp_rt.cfg.select);
+}
+
+void proto_join_from(rp_comm *c, int src, int tag)
+{
+    MPI_Status st;
+    int len = 0;
+    PMPI_Recv(recv_scratch, (int)wire_cap, MPI_BYTE, src, tag, c->p2p, &st);
+    PMPI_Get_count(&st, MPI_BYTE, &len);
+    rp_counters[RP_CNT_MSGS_RECV]++;
+    proto_join_buffer(recv_scratch, len, 0);
+}
+
+rp_prepost *proto_prepost(rp_comm *c, int src, int tag)
+{
+    rp_prepost *p = pp_free;
+    if (p) {
+        pp_free = p->next;
+    } else {
+        p = malloc(sizeof *p);
+        if (!p || !(p->buf = malloc(wire_cap))) {
+            free(p);
+            return NULL;
+        }
+    }
+    p->next = NULL;
+    if (PMPI_Irecv(p->buf, (int)wire_cap, MPI_BYTE, src, tag, c->p2p, &p->req) != MPI_SUCCESS) {
+        p->next = pp_free;
+        pp_free = p;
+        return NULL;
+    }
+    return p;
+}
+
+static void pp_release(rp_prepost *p)
+{
+    p->next = pp_free;
+    pp_free = p;
+}
+
+void proto_join_prepost(rp_prepost *p)
+{
+    MPI_Status st;
+    int len = 0;
+    PMPI_Wait(&p->req, &st);
+    PMPI_Get_count(&st, MPI_BYTE, &len);
+    rp_counters[RP_CNT_MSGS_RECV]++;
+    proto_join_buffer(p->buf, len, 0);
+    pp_release(p);
+}
+
+void proto_cancel_prepost(rp_prepost *p)
+{
+    MPI_Status st;
+    int cancelled = 0;
+    PMPI_Cancel(&p->req);
+    PMPI_Wait(&p->req, &st);
+    PMPI_Test_cancelled(&st, &cancelled);
+    if (!cancelled)     /* it had matched a path-set meant for a later payload */
+        rp_counters[RP_CNT_UNMATCHED_PS]++;
+    pp_release(p);
+}
+
+void proto_orphan_prepost(rp_prepost *p)
+{
+    p->next = pp_orphans;
+    pp_orphans = p;
+}
+
+/* Test a request for up to `budget_ns`; 1 if it completed. */
+static int test_for(MPI_Request *r, int64_t budget_ns)
+{
+    int64_t until = rp_now_ns() + budget_ns;
+    int done = 0;
+    do {
+        PMPI_Test(r, &done, MPI_STATUS_IGNORE);
+    } while (!done && rp_now_ns() < until);
+    return done;
+}
+
+void proto_finalize(void)
+{
+    /* Orphaned pre-posts: their path-set may still come; else withdraw. */
+    while (pp_orphans) {
+        rp_prepost *p = pp_orphans;
+        pp_orphans = p->next;
+        if (!test_for(&p->req, 10000000)) {
+            PMPI_Cancel(&p->req);
+            PMPI_Wait(&p->req, MPI_STATUS_IGNORE);
+        }
+        pp_release(p);
+    }
+    /* Our sends complete once the receivers make progress; everyone is in
+     * MPI_Finalize's path exchange by now.  Bounded: never hang a job. */
+    int64_t until = rp_now_ns() + 2000000000LL;
+    while (ring_n && rp_now_ns() < until) {
+        reap();
+        if (ring_n)
+            test_for(&ring[ring_head].req, 1000000);
+    }
+    while (ring_n) {
+        send_slot *s = &ring[ring_head];
+        PMPI_Cancel(&s->req);
+        PMPI_Request_free(&s->req);
+        rp_counters[RP_CNT_UNMATCHED_PS]++;
+        ring_head = (ring_head + 1) & (ring_cap - 1);
+        ring_n--;
+    }
+}

@@ -1,0 +1,43 @@
+/* proto.h - the path-set protocol: path-sets travel as separate small
+ * messages on the shadow communicator (the paper's two-message scheme).
+ * Sends use a bounded, lazily reaped pool so they never block; receives are
+ * either pre-posted (known source and tag) or made once the payload's
+ * status names the sender. */
+#ifndef RP_PROTO_H
+#define RP_PROTO_H
+
+#include <mpi.h>
+#include <stdint.h>
+#include "comm.h"
+
+typedef struct rp_prepost {
+    MPI_Request        req;
+    uint8_t           *buf;
+    struct rp_prepost *next;   /* free list / orphan list */
+} rp_prepost;
+
+int  proto_init(uint32_t max_wire);
+/* Branch: send my path-set to dest (rank in c) with the payload's tag. */
+void proto_branch(rp_comm *c, int dest, int tag);
+/* Join with the path-set that src sent with tag (blocking receive: the
+ * sender issued it right after the payload we already have). */
+void proto_join_from(rp_comm *c, int src, int tag);
+/* Pre-post the path-set receive of a payload receive with known source and tag. */
+rp_prepost *proto_prepost(rp_comm *c, int src, int tag);
+/* The payload arrived: complete the pre-posted receive and join. */
+void proto_join_prepost(rp_prepost *p);
+/* The payload was cancelled or came from MPI_PROC_NULL: withdraw it. */
+void proto_cancel_prepost(rp_prepost *p);
+/* The user freed an active request: we cannot join any more; withdraw at
+ * Finalize (the path-set may still arrive and must be consumed). */
+void proto_orphan_prepost(rp_prepost *p);
+/* Join with an encoded set (collectives); counts decode errors. */
+void proto_join_buffer(const uint8_t *buf, int len, int replace);
+/* Scratch buffers of max_wire bytes for collectives. */
+uint8_t *proto_sendbuf(void);
+uint8_t *proto_recvbuf(void);
+/* MPI_Finalize: complete or cancel everything still in flight, drain
+ * unreceived path-sets (counted).  Never blocks indefinitely. */
+void proto_finalize(void);
+
+#endif

@@ -1,0 +1,91 @@
+/* rpfile.h - the per-rank measurement file (rank-NNNNN.rpp), written by the
+ * runtime at MPI_Finalize and read back by rp-merge / rp-report.  The byte
+ * layout, version 1, is specified in doc/formats.md.  Pure C, no MPI. */
+#ifndef RP_RPFILE_H
+#define RP_RPFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "phasestats.h"
+
+#define RP_FILE_MAGIC   "RPPROF\r\n"   /* 8 bytes; \r\n catches text-mode mangling */
+#define RP_FILE_VERSION 1u
+
+/* RP_MODE */
+enum { RP_MODE_PROF = 0, RP_MODE_PATH = 1, RP_MODE_TRACE = 2 };
+/* RP_CLOCK */
+enum { RP_CLOCK_WALL = 0, RP_CLOCK_CPU = 1 };
+
+/* Special module ids of CCT nodes (real modules are 0..n_modules-1). */
+#define RP_MOD_ROOT    0xFFFFFFFFu /* the tree's root (node 0) */
+#define RP_MOD_UNKNOWN 0xFFFFFFFEu /* "unknown location": evicted summary intervals */
+#define RP_MOD_MPI     0xFFFFFFFDu /* pseudo-frame: offset indexes mpi_names[] */
+
+/* Metric columns of every CCT node: whole-rank, MPI, then one per path. */
+#define RP_MET_RANK  0u   /* every task-time sample of the rank (ordinary profile) */
+#define RP_MET_MPI   1u   /* samples taken inside MPI / rpprof */
+#define RP_MET_PATH0 2u   /* path j (0 = 100 %) is column RP_MET_PATH0 + j */
+
+typedef struct rp_module {
+    char    *path;            /* absolute path of the load module */
+    uint8_t  build_id[64];
+    uint32_t build_id_len;    /* 0 if the module had no NT_GNU_BUILD_ID */
+} rp_module;
+
+typedef struct rp_cctnode {
+    uint32_t parent;          /* index of parent node; UINT32_MAX for the root */
+    uint32_t module;          /* module index or RP_MOD_* */
+    uint64_t offset;          /* return address - module load base (pc offset) */
+} rp_cctnode;
+
+typedef struct rp_counter {
+    char     name[48];        /* e.g. "samples_dropped", "k_clamped" */
+    uint64_t value;
+} rp_counter;
+
+typedef struct rp_rankdata {
+    uint32_t rank, nranks;
+    uint32_t k;               /* paths kept (after clamping) */
+    uint32_t mode;            /* RP_MODE_* */
+    uint32_t select;          /* rp_select_mode */
+    uint32_t summary_cap;     /* intervals per path-summary */
+    uint32_t period_us;       /* sampling period asked for; 0 = no sampling */
+    uint32_t clock;           /* RP_CLOCK_* */
+    int64_t  wall_ns;         /* MPI_Init return .. MPI_Finalize entry on this rank */
+    char     exe[256];        /* argv[0] / /proc/self/exe of the profiled program */
+    char     host[64];
+
+    rp_phasestats stats;      /* per-percentile phase statistics (k slots) */
+
+    uint32_t    n_counters;
+    rp_counter *counters;
+
+    uint32_t    n_modules;
+    rp_module  *modules;
+
+    uint32_t    n_mpi_names;
+    char      **mpi_names;    /* names for RP_MOD_MPI pseudo-frames */
+
+    uint32_t    n_nodes;      /* node 0 is the root */
+    uint32_t    n_metrics;    /* = RP_MET_PATH0 + k */
+    rp_cctnode *nodes;
+    int64_t    *metrics;      /* n_nodes * n_metrics, ns */
+} rp_rankdata;
+
+/* Write atomically (PATH.tmp.<pid>, fsync, rename).  0 or -1 with errno. */
+int  rpfile_write(const char *path, const rp_rankdata *d);
+/* Read and validate everything (magic, version, section bounds, CRC, ids,
+ * parent links acyclic and in range, sizes bounded by the file size).
+ * 0 on success; -1 with a one-line reason in err (naming the problem, not
+ * the file: the caller prefixes the path). */
+int  rpfile_read(const char *path, rp_rankdata *d, char *err, size_t errlen);
+void rpfile_free(rp_rankdata *d);   /* frees what rpfile_read allocated */
+/* Look up a counter; 0 if absent. */
+uint64_t rpfile_counter(const rp_rankdata *d, const char *name);
+/* The semantic checks rpfile_read applies after decoding (k, metric
+ * columns, ids, parent links, string lengths); rpfile_write applies them
+ * too, so a file that would be rejected is never written.  0 or -1 with a
+ * reason in err. */
+int  rpfile_validate(const rp_rankdata *d, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,141 @@
+/* runtime.c - the life cycle of the runtime inside one MPI process:
+ * start at MPI_Init, phase ends, finish at MPI_Finalize. */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <mpi.h>
+#include "hooks.h"
+#include "commit.h"
+#include "config.h"
+#include "proto.h"
+#include "reqtab.h"
+#include "rpfile.h"
+#include "runtime_int.h"
+
+/* The process's runtime state (see runtime.h for who touches what). */
+rp_runtime rp_rt;
+__thread int rp_tls_main __attribute__((tls_model("initial-exec")));
+uint64_t rp_counters[RP_CNT__N];
+const char *const rp_counter_names[RP_CNT__N] = {
+    [RP_CNT_MSGS_SENT] = "pathset_msgs_sent",
+    [RP_CNT_MSGS_RECV] = "pathset_msgs_received",
+    [RP_CNT_PS_BYTES_SENT] = "pathset_bytes_sent",
+    [RP_CNT_PS_DECODE_ERRORS] = "pathset_decode_errors",
+    [RP_CNT_POOL_GROW] = "send_pool_grown",
+    [RP_CNT_POOL_WAIT] = "send_pool_waits",
+    [RP_CNT_UNMATCHED_PS] = "pathset_unmatched",
+    [RP_CNT_COLL_JOINS] = "collective_joins",
+    [RP_CNT_COMMIT_CLIPPED] = "commit_clipped",
+    [RP_CNT_ITEMS_DROPPED] = "items_dropped",
+    [RP_CNT_K_CLAMPED] = "k_clamped",
+    [RP_CNT_UNSUPPORTED] = "unsupported_calls",
+    [RP_CNT_REQ_FREED_ACTIVE] = "requests_freed_active",
+    [RP_CNT_CANCELLED] = "receives_cancelled",
+};
+
+int64_t rp_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+void rp_warn(int all_ranks, const char *fmt, ...)
+{
+    if (!all_ranks && rp_rt.rank != 0)
+        return;
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = snprintf(line, sizeof line, "rpprof[%u]: ", rp_rt.rank);
+    vsnprintf(line + n, sizeof line - (size_t)n, fmt, ap);
+    va_end(ap);
+    size_t len = strlen(line);
+    if (len < sizeof line - 1)
+        line[len++] = '\n';
+    /* One write: lines from many ranks do not interleave mid-line. */
+    ssize_t w = write(2, line, len);
+    (void)w;
+}
+
+void rp_phase_end(void)
+{
+    int64_t costs[RP_MAX_K];
+    uint64_t r = commit_phase(&rp_rt.ps, rp_rt.rank, &rp_rt.items,
+                              sample_commit_item, NULL);
+    rp_counters[RP_CNT_COMMIT_CLIPPED] += r >> 32;
+    pathset_percentile_costs(&rp_rt.ps, rp_rt.cfg.k, costs);
+    phasestats_add(&rp_rt.stats, costs);
+    rp_rt.nphases++;
+    pathset_reset(&rp_rt.ps);
+    itembuf_reset(&rp_rt.items);
+    if (rp_rt.cfg.period_us)
+        sample_phase_reset();
+}
+
+/* Tear down after a failed start: the job goes on unprofiled. */
+static void disable(void)
+{
+    rp_rt.active = 0;
+    comm_shutdown();
+}
+
+void rp_start(void)
+{
+    int rank = 0, size = 1;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &size);
+    rp_rt.rank = (uint32_t)rank;
+    rp_rt.nranks = (uint32_t)size;
+    rp_tls_main = 1;
+    config_load(&rp_rt.cfg, rank == 0);
+    if (rp_rt.cfg.k != rp_rt.cfg.k_asked)
+        rp_counters[RP_CNT_K_CLAMPED] = 1;
+    rp_rt.max_wire = (uint32_t)pathset_max_wire_bytes(rp_rt.cfg.k, rp_rt.cfg.summary);
+
+    if (comm_register(MPI_COMM_WORLD) != 0 || comm_register(MPI_COMM_SELF) != 0) {
+        rp_warn(0, "cannot duplicate MPI_COMM_WORLD; profiling disabled");
+        return;
+    }
+    int ok = pathset_init(&rp_rt.ps, rp_rt.cfg.k, rp_rt.cfg.summary) == 0 &&
+             itembuf_init(&rp_rt.items, rp_rt.cfg.buffer) == 0 &&
+             phasestats_init(&rp_rt.stats, rp_rt.cfg.k) == 0 &&
+             proto_init(rp_rt.max_wire) == 0;
+    /* Everyone must agree, or collectives of ours would not match. */
+    int all_ok = 0;
+    PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm_world()->coll);
+    if (!all_ok) {
+        rp_warn(0, "out of memory setting up; profiling disabled");
+        disable();
+        return;
+    }
+    if (output_prepare() != 0) {
+        disable();
+        return;
+    }
+    pathset_reset(&rp_rt.ps);
+    rp_rt.rng = 0x9e3779b97f4a7c15ULL ^ ((uint64_t)rank << 17);
+    rp_rt.active = 1;
+    if (rp_rt.cfg.period_us && sample_start(&rp_rt.cfg) != 0)
+        rp_rt.cfg.period_us = 0;
+    rp_rt.init_ns = rp_now_ns();
+    rp_rt.task_start_ns = rp_rt.init_ns;
+}
+
+void rp_finish(void)
+{
+    /* The caller did rp_enter: the last task ended at MPI_Finalize entry. */
+    rp_rt.finalize_ns = rp_rt.mpi_enter_ns;
+    rp_coll_allreduce_paths(comm_world());
+    rp_phase_end();
+    if (rp_rt.cfg.period_us)
+        sample_stop();
+    proto_finalize();
+    rp_counters[RP_CNT_ITEMS_DROPPED] = rp_rt.items.dropped;
+    output_write();
+    rp_rt.active = 0;
+    comm_shutdown();
+}

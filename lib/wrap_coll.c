@@ -1,0 +1,149 @@
+/* wrap_coll.c - path exchange at collectives (doc/design.md, "Collectives").
+ *
+ *  all-to-all  dissemination path-allreduce: ceil(log2 n) rounds, round d
+ *              sends to me+2^d and receives from me-2^d (mod n), any n; then
+ *              (repr only: selection is not associative) rank 0's set is
+ *              broadcast so every member holds the identical set.  topk is
+ *              associative and idempotent, so it needs no broadcast.
+ *  from root   (Bcast, Scatter[v]) the root's set is broadcast; members join.
+ *  to root     (Reduce, Gather[v]) every set is gathered; the root joins all.
+ *  prefix      (Scan, Exscan) Hillis-Steele: rank r ends with a selection
+ *              over ranks 0..r.
+ * A collective over a communicator spanning MPI_COMM_WORLD ends the phase.
+ * All traffic uses the communicator's second shadow (`coll`), never a user
+ * tag. */
+#include <stdlib.h>
+#include <string.h>
+#include <mpi.h>
+#include "hooks.h"
+#include "comm.h"
+#include "proto.h"
+#include "pathset.h"
+#include "runtime_int.h"
+
+#define RP_TAG_COLL 1
+/* Broadcasts go in two pieces: a first chunk that fits the usual set
+ * (k = 5, a few intervals), and the rest only when the header says so. */
+#define BCAST_CHUNK 512u
+
+static uint32_t wire_len(const uint8_t *buf)
+{
+    uint32_t len;
+    memcpy(&len, buf + 4, 4);   /* total length field of the wire header */
+    return len;
+}
+
+/* Broadcast root's set over c->coll; members replace or join. */
+static void bcast_set(rp_comm *c, int root, int replace)
+{
+    uint8_t *buf = proto_sendbuf();
+    uint32_t cap = rp_rt.max_wire;
+    uint32_t chunk = cap < BCAST_CHUNK ? cap : BCAST_CHUNK;
+    if (c->rank == root)
+        pathset_encode(&rp_rt.ps, buf, cap);
+    PMPI_Bcast(buf, (int)chunk, MPI_BYTE, root, c->coll);
+    uint32_t len = wire_len(buf);
+    if (len > cap) {             /* corrupt: everyone saw the same header */
+        rp_counters[RP_CNT_PS_DECODE_ERRORS]++;
+        return;
+    }
+    if (len > chunk)
+        PMPI_Bcast(buf + chunk, (int)(len - chunk), MPI_BYTE, root, c->coll);
+    if (c->rank != root)
+        proto_join_buffer(buf, (int)len, replace);
+}
+
+static void exchange(rp_comm *c, int dst, int src)
+{
+    uint8_t *sbuf = proto_sendbuf(), *rbuf = proto_recvbuf();
+    MPI_Status st;
+    int len = 0;
+    size_t slen = pathset_encode(&rp_rt.ps, sbuf, rp_rt.max_wire);
+    PMPI_Sendrecv(sbuf, (int)slen, MPI_BYTE, dst, RP_TAG_COLL, rbuf, (int)rp_rt.max_wire,
+                  MPI_BYTE, src, RP_TAG_COLL, c->coll, &st);
+    if (src == MPI_PROC_NULL)
+        return;
+    PMPI_Get_count(&st, MPI_BYTE, &len);
+    proto_join_buffer(rbuf, len, 0);
+}
+
+void rp_coll_allreduce_paths(rp_comm *c)
+{
+    int n = c->size, me = c->rank;
+    for (int d = 1; d < n; d <<= 1)
+        exchange(c, (me + d) % n, (me - d + n) % n);
+    if (n > 1 && rp_rt.cfg.select == RP_SELECT_REPR)
+        bcast_set(c, 0, 1);
+    rp_counters[RP_CNT_COLL_JOINS]++;
+}
+
+static rp_comm *coll_comm(MPI_Comm comm)
+{
+    rp_comm *c = comm_lookup(comm);
+    if (!c || c->inter) {          /* intercommunicator collectives: not joined */
+        rp_counters[RP_CNT_UNSUPPORTED]++;
+        return NULL;
+    }
+    return c;
+}
+
+void rp_hook_coll_all(MPI_Comm comm)
+{
+    rp_comm *c = coll_comm(comm);
+    if (!c)
+        return;
+    rp_coll_allreduce_paths(c);
+    if (c->spans_world)
+        rp_phase_end();
+}
+
+void rp_hook_coll_out(int root, MPI_Comm comm)
+{
+    rp_comm *c = coll_comm(comm);
+    if (!c || c->size == 1)
+        return;
+    bcast_set(c, root, 0);
+    rp_counters[RP_CNT_COLL_JOINS]++;
+}
+
+void rp_hook_coll_in(int root, MPI_Comm comm)
+{
+    rp_comm *c = coll_comm(comm);
+    if (!c || c->size == 1)
+        return;
+    uint32_t cap = rp_rt.max_wire;
+    uint8_t *sbuf = proto_sendbuf();
+    uint8_t *all = NULL;
+    memset(sbuf, 0, cap);
+    pathset_encode(&rp_rt.ps, sbuf, cap);
+    if (c->rank == root && !(all = malloc((size_t)cap * (size_t)c->size))) {
+        /* Cannot gather: still take part so nobody hangs, and count it. */
+        rp_counters[RP_CNT_UNSUPPORTED]++;
+        uint8_t one;
+        PMPI_Gather(sbuf, (int)cap, MPI_BYTE, &one, 0, MPI_BYTE, root, c->coll);
+        return;
+    }
+    PMPI_Gather(sbuf, (int)cap, MPI_BYTE, all, (int)cap, MPI_BYTE, root, c->coll);
+    if (c->rank == root) {
+        for (int i = 0; i < c->size; i++) {
+            if (i == root)
+                continue;
+            const uint8_t *b = all + (size_t)i * cap;
+            uint32_t len = wire_len(b);
+            proto_join_buffer(b, len <= cap ? (int)len : 0, 0);
+        }
+        free(all);
+    }
+    rp_counters[RP_CNT_COLL_JOINS]++;
+}
+
+void rp_hook_coll_scan(MPI_Comm comm)
+{
+    rp_comm *c = coll_comm(comm);
+    if (!c)
+        return;
+    int n = c->size, me = c->rank;
+    for (int d = 1; d < n; d <<= 1)
+        exchange(c, me + d < n ? me + d : MPI_PROC_NULL, me - d >= 0 ? me - d : MPI_PROC_NULL);
+    rp_counters[RP_CNT_COLL_JOINS]++;
+}

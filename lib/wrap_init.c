@@ -1,0 +1,37 @@
+/* wrap_init.c - MPI_Init, MPI_Init_thread, MPI_Finalize.  A process that
+ * never calls MPI_Init (mpirun itself, a shell the library was preloaded
+ * into) never activates anything. */
+#include <mpi.h>
+#include "hooks.h"
+#include "runtime_int.h"
+
+RP_EXPORT int MPI_Init(int *argc, char ***argv)
+{
+    int rc = PMPI_Init(argc, argv);
+    if (rc == MPI_SUCCESS)
+        rp_start();
+    return rc;
+}
+
+RP_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    int rc = PMPI_Init_thread(argc, argv, required, provided);
+    if (rc == MPI_SUCCESS) {
+        rp_start();
+        /* Only the thread that called MPI_Init_thread is profiled; calls
+         * from other threads pass straight through (doc/design.md). */
+        if (*provided == MPI_THREAD_MULTIPLE && rp_rt.active)
+            rp_warn(0, "MPI_THREAD_MULTIPLE: only the thread that initialised MPI is profiled");
+    }
+    return rc;
+}
+
+RP_EXPORT int MPI_Finalize(void)
+{
+    if (!rp_active())
+        return PMPI_Finalize();
+    rp_enter(RP_FN_MPI_Finalize);
+    rp_finish();
+    rp_rt.in_mpi = 0;
+    return PMPI_Finalize();
+}

@@ -1,0 +1,235 @@
+/* wrap_p2p.c - point-to-point hooks and the hand-written p2p wrappers
+ * (sendrecv, persistent start, request free/cancel).  Branch = send my
+ * path-set after the payload; join = receive the sender's once the payload's
+ * status names it (paper Fig. 3 lines 1-24). */
+#include <mpi.h>
+#include "hooks.h"
+#include "comm.h"
+#include "proto.h"
+#include "reqtab.h"
+
+void rp_hook_branch(int dest, int tag, MPI_Comm comm)
+{
+    rp_comm *c = comm_lookup(comm);
+    if (!c) {
+        rp_counters[RP_CNT_UNSUPPORTED]++;
+        return;
+    }
+    proto_branch(c, dest, tag);
+}
+
+/* A payload receive completed with status st (not cancelled). */
+static void join_status(rp_comm *c, const MPI_Status *st)
+{
+    if (st->MPI_SOURCE == MPI_PROC_NULL)
+        return;
+    proto_join_from(c, st->MPI_SOURCE, st->MPI_TAG);
+}
+
+void rp_hook_join(MPI_Status *st, MPI_Comm comm)
+{
+    rp_comm *c = comm_lookup(comm);
+    if (!c) {
+        rp_counters[RP_CNT_UNSUPPORTED]++;
+        return;
+    }
+    join_status(c, st);
+}
+
+/* Pre-post only when source and tag are both known: then the path-set
+ * receive matches in exactly the payload's order.  Wildcards wait for the
+ * status. */
+static void maybe_prepost(rp_req *e)
+{
+    if (e->peer != MPI_ANY_SOURCE && e->peer != MPI_PROC_NULL && e->tag != MPI_ANY_TAG)
+        e->pp = proto_prepost(e->comm, e->peer, e->tag);
+}
+
+void rp_hook_irecv(MPI_Request req, int source, int tag, MPI_Comm comm, int persistent)
+{
+    rp_comm *c = comm_lookup(comm);
+    if (!c) {
+        rp_counters[RP_CNT_UNSUPPORTED]++;
+        return;
+    }
+    rp_req *e = reqtab_add(req);
+    if (!e)
+        return;
+    e->kind = RQ_RECV;
+    e->persistent = (uint8_t)persistent;
+    e->peer = source;
+    e->tag = tag;
+    e->comm = c;
+    if (!persistent) {
+        e->active = 1;
+        maybe_prepost(e);
+    }
+}
+
+void rp_hook_psend_init(MPI_Request req, int dest, int tag, MPI_Comm comm)
+{
+    rp_comm *c = comm_lookup(comm);
+    if (!c) {
+        rp_counters[RP_CNT_UNSUPPORTED]++;
+        return;
+    }
+    rp_req *e = reqtab_add(req);
+    if (!e)
+        return;
+    e->kind = RQ_PSEND;
+    e->persistent = 1;
+    e->peer = dest;
+    e->tag = tag;
+    e->comm = c;
+}
+
+/* ---- completion of tracked requests (used by wrap_wait.c) -------------- */
+
+/* `e` completed with status st (a real status, never IGNORE). */
+void rp_req_completed(rp_req *e, MPI_Status *st)
+{
+    if (e->persistent && !e->active)
+        return;                  /* waiting on an inactive persistent request */
+    if (e->kind == RQ_RECV) {
+        int cancelled = 0;
+        PMPI_Test_cancelled(st, &cancelled);
+        if (cancelled) {
+            rp_counters[RP_CNT_CANCELLED]++;
+            if (e->pp)
+                proto_cancel_prepost(e->pp);
+        } else if (e->pp) {
+            proto_join_prepost(e->pp);
+        } else if (e->comm->live || e->comm == comm_world()) {
+            join_status(e->comm, st);
+        }
+        e->pp = NULL;
+    }
+    if (e->persistent)
+        e->active = 0;
+    else
+        reqtab_del(e);
+}
+
+/* ---- hand-written wrappers --------------------------------------------- */
+
+RP_EXPORT int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                           int dest, int sendtag, void *recvbuf, int recvcount,
+                           MPI_Datatype recvtype, int source, int recvtag,
+                           MPI_Comm comm, MPI_Status *status)
+{
+    if (!rp_active())
+        return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+                             recvcount, recvtype, source, recvtag, comm, status);
+    MPI_Status stbuf, *st = (status == MPI_STATUS_IGNORE) ? &stbuf : status;
+    rp_enter(RP_FN_MPI_Sendrecv);
+    /* The outgoing set is the one before this join: send it first. */
+    rp_hook_branch(dest, sendtag, comm);
+    int rc = PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+                           recvcount, recvtype, source, recvtag, comm, st);
+    if (rc == MPI_SUCCESS)
+        rp_hook_join(st, comm);
+    rp_leave();
+    return rc;
+}
+
+RP_EXPORT int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
+                                   int sendtag, int source, int recvtag, MPI_Comm comm,
+                                   MPI_Status *status)
+{
+    if (!rp_active())
+        return PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag,
+                                     comm, status);
+    MPI_Status stbuf, *st = (status == MPI_STATUS_IGNORE) ? &stbuf : status;
+    rp_enter(RP_FN_MPI_Sendrecv_replace);
+    rp_hook_branch(dest, sendtag, comm);
+    int rc = PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag,
+                                   comm, st);
+    if (rc == MPI_SUCCESS)
+        rp_hook_join(st, comm);
+    rp_leave();
+    return rc;
+}
+
+/* Start one tracked persistent request (after PMPI_Start succeeded). */
+static void started(rp_req *e)
+{
+    if (e->kind == RQ_PSEND) {
+        proto_branch(e->comm, e->peer, e->tag);
+    } else if (e->kind == RQ_RECV) {
+        e->active = 1;
+        maybe_prepost(e);
+    }
+}
+
+RP_EXPORT int MPI_Start(MPI_Request *request)
+{
+    if (!rp_active())
+        return PMPI_Start(request);
+    rp_req *e = reqtab_find(*request);
+    if (e && e->kind == RQ_PSEND)
+        rp_enter(RP_FN_MPI_Start);        /* a send: an event, the path branches */
+    else
+        rp_enter_local(RP_FN_MPI_Start);
+    int rc = PMPI_Start(request);
+    if (rc == MPI_SUCCESS && e)
+        started(e);
+    if (e && e->kind == RQ_PSEND)
+        rp_leave();
+    else
+        rp_leave_local();
+    return rc;
+}
+
+RP_EXPORT int MPI_Startall(int count, MPI_Request array_of_requests[])
+{
+    if (!rp_active())
+        return PMPI_Startall(count, array_of_requests);
+    int any_send = 0;
+    for (int i = 0; i < count; i++) {
+        rp_req *e = reqtab_find(array_of_requests[i]);
+        any_send |= e && e->kind == RQ_PSEND;
+    }
+    if (any_send)
+        rp_enter(RP_FN_MPI_Startall);
+    else
+        rp_enter_local(RP_FN_MPI_Startall);
+    int rc = PMPI_Startall(count, array_of_requests);
+    if (rc == MPI_SUCCESS)
+        for (int i = 0; i < count; i++) {
+            rp_req *e = reqtab_find(array_of_requests[i]);
+            if (e)
+                started(e);
+        }
+    if (any_send)
+        rp_leave();
+    else
+        rp_leave_local();
+    return rc;
+}
+
+RP_EXPORT int MPI_Request_free(MPI_Request *request)
+{
+    if (!rp_active())
+        return PMPI_Request_free(request);
+    rp_enter_local(RP_FN_MPI_Request_free);
+    rp_req *e = reqtab_find(*request);
+    if (e) {
+        if (e->pp) {                 /* an active receive: it can't be joined now */
+            proto_orphan_prepost(e->pp);
+            e->pp = NULL;
+        }
+        if (e->kind == RQ_RECV && e->active)
+            rp_counters[RP_CNT_REQ_FREED_ACTIVE]++;
+        reqtab_del(e);
+    }
+    int rc = PMPI_Request_free(request);
+    rp_leave_local();
+    return rc;
+}
+
+RP_EXPORT int MPI_Cancel(MPI_Request *request)
+{
+    /* Nothing to do now: the completion (Wait/Test) sees the cancellation
+     * in the status and withdraws the pre-posted path-set receive. */
+    return PMPI_Cancel(request);
+}

@@ -30,7 +30,12 @@ static void exe_name(char *buf, size_t cap, int base_only)
     }
     path[n] = '\0';
     const char *b = strrchr(path, '/');
-    snprintf(buf, cap, "%s", base_only && b ? b + 1 : path);
+    const char *s = base_only && b ? b + 1 : path;
+    size_t len = strlen(s);
+    if (len >= cap)             /* a long path is cut, never overflowed */
+        len = cap - 1;
+    memcpy(buf, s, len);
+    buf[len] = '\0';
 }
 
 static void job_id(char *buf, size_t cap)

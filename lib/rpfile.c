@@ -1,0 +1,477 @@
+/* rpfile.c - write and read the per-rank measurement file, version 1.
+ * Layout in doc/formats.md; container and shared codecs in rpenc.c.
+ *
+ * The writer runs inside the MPI job at MPI_Finalize: it encodes into one
+ * malloc'd buffer and writes it atomically (temp file + rename), so a
+ * crashed or killed job leaves either no file or a whole one.
+ * The reader trusts nothing: every count is checked against the bytes
+ * that remain before anything is allocated, and every id is range-checked,
+ * so a corrupt or hostile file costs at most memory proportional to its
+ * size and never crashes the tools. */
+#include "rpfile.h"
+#include "rpenc.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TAG_HEAD RP_TAG('H', 'E', 'A', 'D')
+#define TAG_STAT RP_TAG('S', 'T', 'A', 'T')
+#define TAG_CNTR RP_TAG('C', 'N', 'T', 'R')
+#define TAG_MODS RP_TAG('M', 'O', 'D', 'S')
+#define TAG_MPIN RP_TAG('M', 'P', 'I', 'N')
+#define TAG_CCT  RP_TAG('C', 'C', 'T', ' ')
+
+#define MAX_NRANKS     (1u << 28)
+#define MAX_MODULES    65536u
+#define MAX_MPI_NAMES  65536u
+#define MAX_PATH_LEN   4095u
+#define MAX_MPI_NAME   255u
+#define NODE_BYTES     16u   /* parent, module, offset */
+#define ENTRY_BYTES    16u   /* node, column, value */
+
+static void seterr(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void seterr(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (!err || errlen == 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
+
+/* ---- validation shared by writer and reader ---------------------------- */
+
+int rpfile_validate(const rp_rankdata *d, char *err, size_t errlen)
+{
+    if (d->nranks == 0 || d->nranks > MAX_NRANKS) {
+        seterr(err, errlen, "absurd rank count %u", d->nranks);
+        return -1;
+    }
+    if (d->rank >= d->nranks) {
+        seterr(err, errlen, "rank %u out of range (nranks %u)", d->rank, d->nranks);
+        return -1;
+    }
+    if (d->k == 0 || d->k > RP_FILE_MAX_K) {
+        seterr(err, errlen, "absurd k=%u (1..%u)", d->k, RP_FILE_MAX_K);
+        return -1;
+    }
+    if (d->mode > RP_MODE_TRACE || d->select > 1u || d->clock > RP_CLOCK_CPU) {
+        seterr(err, errlen, "unknown mode/select/clock (%u/%u/%u)", d->mode, d->select,
+               d->clock);
+        return -1;
+    }
+    if (d->wall_ns < 0) {
+        seterr(err, errlen, "negative wall time");
+        return -1;
+    }
+    if (!memchr(d->exe, 0, sizeof d->exe) || !memchr(d->host, 0, sizeof d->host)) {
+        seterr(err, errlen, "unterminated exe/host string");
+        return -1;
+    }
+    if (d->stats.k != d->k) {
+        seterr(err, errlen, "phase statistics k=%u differs from header k=%u", d->stats.k, d->k);
+        return -1;
+    }
+    if (d->n_metrics != RP_MET_PATH0 + d->k) {
+        seterr(err, errlen, "%u metric columns, expected %u for k=%u", d->n_metrics,
+               RP_MET_PATH0 + d->k, d->k);
+        return -1;
+    }
+    if (d->n_counters > RP_MAX_COUNTERS || (d->n_counters && !d->counters)) {
+        seterr(err, errlen, "bad counter table (%u)", d->n_counters);
+        return -1;
+    }
+    for (uint32_t i = 0; i < d->n_counters; i++) {
+        if (d->counters[i].name[0] == 0 ||
+            !memchr(d->counters[i].name, 0, sizeof d->counters[i].name)) {
+            seterr(err, errlen, "counter %u has an empty or unterminated name", i);
+            return -1;
+        }
+    }
+    if (d->n_modules > MAX_MODULES || (d->n_modules && !d->modules)) {
+        seterr(err, errlen, "absurd module count %u", d->n_modules);
+        return -1;
+    }
+    for (uint32_t i = 0; i < d->n_modules; i++) {
+        const rp_module *m = &d->modules[i];
+        if (!m->path || !m->path[0] || strlen(m->path) > MAX_PATH_LEN ||
+            m->build_id_len > sizeof m->build_id) {
+            seterr(err, errlen, "module %u: bad path or build-id length", i);
+            return -1;
+        }
+    }
+    if (d->n_mpi_names > MAX_MPI_NAMES || (d->n_mpi_names && !d->mpi_names)) {
+        seterr(err, errlen, "absurd MPI name count %u", d->n_mpi_names);
+        return -1;
+    }
+    for (uint32_t i = 0; i < d->n_mpi_names; i++) {
+        if (!d->mpi_names[i] || !d->mpi_names[i][0] || strlen(d->mpi_names[i]) > MAX_MPI_NAME) {
+            seterr(err, errlen, "MPI name %u empty or too long", i);
+            return -1;
+        }
+    }
+    if (d->n_nodes == 0 || !d->nodes || !d->metrics) {
+        seterr(err, errlen, "empty calling-context tree (no root)");
+        return -1;
+    }
+    if (d->nodes[0].parent != UINT32_MAX || d->nodes[0].module != RP_MOD_ROOT) {
+        seterr(err, errlen, "node 0 is not the root");
+        return -1;
+    }
+    for (uint32_t i = 1; i < d->n_nodes; i++) {
+        const rp_cctnode *n = &d->nodes[i];
+        /* parent < own index makes the tree acyclic by construction and lets
+         * every consumer process nodes in one forward pass. */
+        if (n->parent >= i) {
+            seterr(err, errlen, "node %u: parent %u not before it (cycle or out of range)", i,
+                   n->parent);
+            return -1;
+        }
+        if (n->module == RP_MOD_ROOT) {
+            seterr(err, errlen, "node %u: second root", i);
+            return -1;
+        }
+        if (n->module == RP_MOD_MPI) {
+            if (n->offset >= d->n_mpi_names) {
+                seterr(err, errlen, "node %u: MPI name id %llu out of range (%u names)", i,
+                       (unsigned long long)n->offset, d->n_mpi_names);
+                return -1;
+            }
+        } else if (n->module != RP_MOD_UNKNOWN && n->module >= d->n_modules) {
+            seterr(err, errlen, "node %u: module id %u out of range (%u modules)", i, n->module,
+                   d->n_modules);
+            return -1;
+        }
+    }
+    size_t nm = (size_t)d->n_nodes * d->n_metrics;
+    for (size_t i = 0; i < nm; i++) {
+        if (d->metrics[i] < 0) {
+            seterr(err, errlen, "node %zu: negative metric in column %zu", i / d->n_metrics,
+                   i % d->n_metrics);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* ---- writer --------------------------------------------------------------- */
+
+static void enc_head(rpenc *e, const rp_rankdata *d)
+{
+    size_t s = rpenc_section_begin(e, TAG_HEAD);
+    rpenc_u32(e, d->rank);
+    rpenc_u32(e, d->nranks);
+    rpenc_u32(e, d->k);
+    rpenc_u32(e, d->mode);
+    rpenc_u32(e, d->select);
+    rpenc_u32(e, d->summary_cap);
+    rpenc_u32(e, d->period_us);
+    rpenc_u32(e, d->clock);
+    rpenc_i64(e, d->wall_ns);
+    rpenc_str(e, d->exe);
+    rpenc_str(e, d->host);
+    rpenc_section_end(e, s);
+}
+
+static void enc_cct(rpenc *e, const rp_rankdata *d)
+{
+    size_t s = rpenc_section_begin(e, TAG_CCT);
+    size_t nm = (size_t)d->n_nodes * d->n_metrics;
+    uint64_t nz = 0;
+    for (size_t i = 0; i < nm; i++)
+        nz += d->metrics[i] != 0;
+    rpenc_u32(e, d->n_nodes);
+    rpenc_u32(e, d->n_metrics);
+    rpenc_u64(e, nz);
+    for (uint32_t i = 0; i < d->n_nodes; i++) {
+        rpenc_u32(e, d->nodes[i].parent);
+        rpenc_u32(e, d->nodes[i].module);
+        rpenc_u64(e, d->nodes[i].offset);
+    }
+    /* Sparse metrics: only leaves carry exclusive time, and a context is
+     * usually on few of the k paths, so most of the dense matrix is 0. */
+    for (size_t i = 0; i < nm; i++) {
+        if (d->metrics[i] != 0) {
+            rpenc_u32(e, (uint32_t)(i / d->n_metrics));
+            rpenc_u32(e, (uint32_t)(i % d->n_metrics));
+            rpenc_i64(e, d->metrics[i]);
+        }
+    }
+    rpenc_section_end(e, s);
+}
+
+int rpfile_write(const char *path, const rp_rankdata *d)
+{
+    if (!path || !d || rpfile_validate(d, NULL, 0) != 0) {
+        errno = EINVAL;
+        return -1;
+    }
+    rpenc e;
+    rpenc_init(&e);
+    rpenc_file_header(&e, RP_FILE_MAGIC, RP_FILE_VERSION);
+    enc_head(&e, d);
+
+    size_t s = rpenc_section_begin(&e, TAG_STAT);
+    rpenc_stats(&e, &d->stats);
+    rpenc_section_end(&e, s);
+
+    s = rpenc_section_begin(&e, TAG_CNTR);
+    rpenc_counters(&e, d->counters, d->n_counters);
+    rpenc_section_end(&e, s);
+
+    s = rpenc_section_begin(&e, TAG_MODS);
+    rpenc_u32(&e, d->n_modules);
+    for (uint32_t i = 0; i < d->n_modules; i++) {
+        rpenc_str(&e, d->modules[i].path);
+        rpenc_u8(&e, (uint8_t)d->modules[i].build_id_len);
+        rpenc_bytes(&e, d->modules[i].build_id, d->modules[i].build_id_len);
+    }
+    rpenc_section_end(&e, s);
+
+    s = rpenc_section_begin(&e, TAG_MPIN);
+    rpenc_u32(&e, d->n_mpi_names);
+    for (uint32_t i = 0; i < d->n_mpi_names; i++)
+        rpenc_str(&e, d->mpi_names[i]);
+    rpenc_section_end(&e, s);
+
+    enc_cct(&e, d);
+    rpenc_finish(&e);
+    if (e.failed) {
+        rpenc_free(&e);
+        errno = ENOMEM;
+        return -1;
+    }
+    int rc = rpenc_write_file(&e, path);
+    int saved = errno;
+    rpenc_free(&e);
+    errno = saved;
+    return rc;
+}
+
+/* ---- reader --------------------------------------------------------------- */
+
+static int dec_head(const rp_section *s, rp_rankdata *d, char *err, size_t errlen)
+{
+    rpdec r;
+    rpdec_init(&r, s->p, s->len);
+    d->rank = rpdec_u32(&r);
+    d->nranks = rpdec_u32(&r);
+    d->k = rpdec_u32(&r);
+    d->mode = rpdec_u32(&r);
+    d->select = rpdec_u32(&r);
+    d->summary_cap = rpdec_u32(&r);
+    d->period_us = rpdec_u32(&r);
+    d->clock = rpdec_u32(&r);
+    d->wall_ns = rpdec_i64(&r);
+    char *exe = rpdec_str(&r, sizeof d->exe - 1, 1);
+    char *host = exe ? rpdec_str(&r, sizeof d->host - 1, 1) : NULL;
+    int ok = exe && host && !r.failed;
+    if (ok) {
+        memcpy(d->exe, exe, strlen(exe) + 1);
+        memcpy(d->host, host, strlen(host) + 1);
+    }
+    free(exe);
+    free(host);
+    /* Bytes after the known fields are later v1 additions: ignored. */
+    if (!ok) {
+        seterr(err, errlen, "corrupt HEAD section");
+        return -1;
+    }
+    if (d->k == 0 || d->k > RP_FILE_MAX_K) {
+        seterr(err, errlen, "absurd k=%u (1..%u)", d->k, RP_FILE_MAX_K);
+        return -1;
+    }
+    return 0;
+}
+
+static int dec_mods(const rp_section *s, rp_rankdata *d, char *err, size_t errlen)
+{
+    rpdec r;
+    rpdec_init(&r, s->p, s->len);
+    uint32_t n = rpdec_u32(&r);
+    /* a module takes at least 4 + 1 + 1 bytes */
+    if (r.failed || n > MAX_MODULES || (uint64_t)n * 6u > rpdec_left(&r)) {
+        seterr(err, errlen, "corrupt MODS section (count %u)", n);
+        return -1;
+    }
+    d->modules = calloc(n ? n : 1, sizeof *d->modules);
+    if (!d->modules) {
+        seterr(err, errlen, "out of memory for modules");
+        return -1;
+    }
+    d->n_modules = n;
+    for (uint32_t i = 0; i < n; i++) {
+        rp_module *m = &d->modules[i];
+        m->path = rpdec_str(&r, MAX_PATH_LEN, 0);
+        m->build_id_len = rpdec_u8(&r);
+        const uint8_t *b = m->build_id_len <= sizeof m->build_id
+                               ? rpdec_bytes(&r, m->build_id_len) : NULL;
+        if (!m->path || !b) {
+            seterr(err, errlen, "corrupt MODS section (module %u)", i);
+            return -1;
+        }
+        memcpy(m->build_id, b, m->build_id_len);
+    }
+    return 0;
+}
+
+static int dec_mpin(const rp_section *s, rp_rankdata *d, char *err, size_t errlen)
+{
+    rpdec r;
+    rpdec_init(&r, s->p, s->len);
+    uint32_t n = rpdec_u32(&r);
+    if (r.failed || n > MAX_MPI_NAMES || (uint64_t)n * 5u > rpdec_left(&r)) {
+        seterr(err, errlen, "corrupt MPIN section (count %u)", n);
+        return -1;
+    }
+    d->mpi_names = calloc(n ? n : 1, sizeof *d->mpi_names);
+    if (!d->mpi_names) {
+        seterr(err, errlen, "out of memory for MPI names");
+        return -1;
+    }
+    d->n_mpi_names = n;
+    for (uint32_t i = 0; i < n; i++) {
+        d->mpi_names[i] = rpdec_str(&r, MAX_MPI_NAME, 0);
+        if (!d->mpi_names[i]) {
+            seterr(err, errlen, "corrupt MPIN section (name %u)", i);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int dec_cct(const rp_section *s, rp_rankdata *d, char *err, size_t errlen)
+{
+    rpdec r;
+    rpdec_init(&r, s->p, s->len);
+    uint32_t n = rpdec_u32(&r);
+    uint32_t nm = rpdec_u32(&r);
+    uint64_t nz = rpdec_u64(&r);
+    if (r.failed) {
+        seterr(err, errlen, "corrupt CCT section (too short)");
+        return -1;
+    }
+    if (nm != RP_MET_PATH0 + d->k) {
+        seterr(err, errlen, "CCT has %u metric columns, expected %u for k=%u", nm,
+               RP_MET_PATH0 + d->k, d->k);
+        return -1;
+    }
+    if (n == 0) {
+        seterr(err, errlen, "empty calling-context tree (no root)");
+        return -1;
+    }
+    /* Check sizes against the bytes present before allocating anything. */
+    uint64_t left = rpdec_left(&r);
+    if ((uint64_t)n * NODE_BYTES > left || nz > (left - (uint64_t)n * NODE_BYTES) / ENTRY_BYTES ||
+        (uint64_t)n * NODE_BYTES + nz * ENTRY_BYTES != left) {
+        seterr(err, errlen,
+               "corrupt CCT section (%u nodes, %llu metric entries do not fit %llu bytes)", n,
+               (unsigned long long)nz, (unsigned long long)left);
+        return -1;
+    }
+    d->nodes = malloc((size_t)n * sizeof *d->nodes);
+    d->metrics = calloc((size_t)n * nm, sizeof *d->metrics);
+    if (!d->nodes || !d->metrics) {
+        seterr(err, errlen, "out of memory for %u CCT nodes", n);
+        return -1;
+    }
+    d->n_nodes = n;
+    d->n_metrics = nm;
+    for (uint32_t i = 0; i < n; i++) {
+        d->nodes[i].parent = rpdec_u32(&r);
+        d->nodes[i].module = rpdec_u32(&r);
+        d->nodes[i].offset = rpdec_u64(&r);
+    }
+    uint64_t prev = 0;
+    for (uint64_t i = 0; i < nz; i++) {
+        uint32_t node = rpdec_u32(&r);
+        uint32_t col = rpdec_u32(&r);
+        int64_t v = rpdec_i64(&r);
+        uint64_t key = (uint64_t)node * nm + col;
+        if (node >= n || col >= nm || (i > 0 && key <= prev)) {
+            seterr(err, errlen, "corrupt CCT section (metric entry %llu: node %u column %u)",
+                   (unsigned long long)i, node, col);
+            return -1;
+        }
+        prev = key;
+        d->metrics[key] = v;
+    }
+    return 0;
+}
+
+int rpfile_read(const char *path, rp_rankdata *d, char *err, size_t errlen)
+{
+    memset(d, 0, sizeof *d);
+    uint8_t *buf;
+    size_t len;
+    if (rpdec_load_file(path, &buf, &len, err, errlen) != 0)
+        return -1;
+    static const uint32_t known[] = {TAG_HEAD, TAG_STAT, TAG_CNTR, TAG_MODS, TAG_MPIN, TAG_CCT};
+    enum { S_HEAD, S_STAT, S_CNTR, S_MODS, S_MPIN, S_CCT, S_N };
+    static const char *const names[] = {"HEAD", "STAT", "CNTR", "MODS", "MPIN", "CCT"};
+    rp_section sec[S_N];
+    if (rpdec_container(buf, len, RP_FILE_MAGIC, RP_FILE_VERSION, known, S_N, sec, err,
+                        errlen) != 0)
+        goto fail;
+    for (int i = 0; i < S_N; i++) {
+        if (!sec[i].p && i != S_CNTR) {   /* counters are optional */
+            seterr(err, errlen, "missing %s section", names[i]);
+            goto fail;
+        }
+    }
+    if (dec_head(&sec[S_HEAD], d, err, errlen) != 0)
+        goto fail;
+    rpdec r;
+    rpdec_init(&r, sec[S_STAT].p, sec[S_STAT].len);
+    if (rpdec_stats(&r, &d->stats, d->k, err, errlen) != 0)
+        goto fail;
+    if (sec[S_CNTR].p) {
+        rpdec_init(&r, sec[S_CNTR].p, sec[S_CNTR].len);
+        if (rpdec_counters(&r, &d->counters, &d->n_counters, err, errlen) != 0)
+            goto fail;
+    }
+    if (dec_mods(&sec[S_MODS], d, err, errlen) != 0 ||
+        dec_mpin(&sec[S_MPIN], d, err, errlen) != 0 ||
+        dec_cct(&sec[S_CCT], d, err, errlen) != 0 ||
+        rpfile_validate(d, err, errlen) != 0)
+        goto fail;
+    free(buf);
+    return 0;
+fail:
+    free(buf);
+    rpfile_free(d);
+    return -1;
+}
+
+void rpfile_free(rp_rankdata *d)
+{
+    if (!d)
+        return;
+    if (d->stats.k || d->stats.sum_ns)
+        phasestats_free(&d->stats);
+    free(d->counters);
+    if (d->modules)
+        for (uint32_t i = 0; i < d->n_modules; i++)
+            free(d->modules[i].path);
+    free(d->modules);
+    if (d->mpi_names)
+        for (uint32_t i = 0; i < d->n_mpi_names; i++)
+            free(d->mpi_names[i]);
+    free(d->mpi_names);
+    free(d->nodes);
+    free(d->metrics);
+    memset(d, 0, sizeof *d);
+}
+
+uint64_t rpfile_counter(const rp_rankdata *d, const char *name)
+{
+    for (uint32_t i = 0; i < d->n_counters; i++)
+        if (strncmp(d->counters[i].name, name, sizeof d->counters[i].name) == 0)
+            return d->counters[i].value;
+    return 0;
+}

@@ -1,0 +1,424 @@
+/* profile.c - write and read the merged profile (profile.rpm), version 1.
+ * Same container as rank files (lib/rpenc.h): magic, version, tagged
+ * sections, END + CRC-32; layout in doc/formats.md.  The reader validates
+ * every id and count before use, as rpfile.c does. */
+#include "profile.h"
+#include "rpenc.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TAG_HEAD RP_TAG('H', 'E', 'A', 'D')
+#define TAG_MISS RP_TAG('M', 'I', 'S', 'S')
+#define TAG_STAT RP_TAG('S', 'T', 'A', 'T')
+#define TAG_CNTR RP_TAG('C', 'N', 'T', 'R')
+#define TAG_STRS RP_TAG('S', 'T', 'R', 'S')
+#define TAG_FRMS RP_TAG('F', 'R', 'M', 'S')
+#define TAG_SYMS RP_TAG('S', 'Y', 'M', 'S')
+#define TAG_NODE RP_TAG('N', 'O', 'D', 'E')
+
+#define MAX_STR     65535u
+#define FRAME_BYTES 12u
+#define SYM_BYTES   28u
+#define NODE_BYTES  8u
+#define ENTRY_BYTES 16u
+
+static void seterr(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void seterr(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (!err || errlen == 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
+
+const char *profile_mode_name(uint32_t mode)
+{
+    switch (mode) {
+    case RP_MODE_PROF: return "prof";
+    case RP_MODE_PATH: return "path";
+    case RP_MODE_TRACE: return "trace";
+    default: return "unknown";
+    }
+}
+
+const char *profile_select_name(uint32_t sel)
+{
+    return sel == 0 ? "repr" : sel == 1 ? "topk" : "unknown";
+}
+
+uint64_t profile_counter(const rp_profile *p, const char *name)
+{
+    for (uint32_t i = 0; i < p->n_counters; i++)
+        if (strncmp(p->counters[i].name, name, sizeof p->counters[i].name) == 0)
+            return p->counters[i].value;
+    return 0;
+}
+
+/* ---- writer --------------------------------------------------------------- */
+
+int profile_write(const char *path, const rp_profile *p)
+{
+    rpenc e;
+    rpenc_init(&e);
+    rpenc_file_header(&e, RP_PROFILE_MAGIC, RP_PROFILE_VERSION);
+
+    size_t s = rpenc_section_begin(&e, TAG_HEAD);
+    rpenc_u32(&e, p->ranks_present);
+    rpenc_u32(&e, p->nranks);
+    rpenc_u32(&e, p->k);
+    rpenc_u32(&e, p->mode);
+    rpenc_u32(&e, p->select);
+    rpenc_u32(&e, p->summary_cap);
+    rpenc_u32(&e, p->period_us);
+    rpenc_u32(&e, p->clock);
+    rpenc_i64(&e, p->wall_ns);
+    rpenc_str(&e, p->exe);
+    rpenc_section_end(&e, s);
+
+    s = rpenc_section_begin(&e, TAG_MISS);
+    rpenc_u32(&e, p->n_missing);
+    for (uint32_t i = 0; i < p->n_missing; i++)
+        rpenc_u32(&e, p->missing[i]);
+    rpenc_section_end(&e, s);
+
+    s = rpenc_section_begin(&e, TAG_STAT);
+    rpenc_stats(&e, &p->stats);
+    rpenc_section_end(&e, s);
+
+    s = rpenc_section_begin(&e, TAG_CNTR);
+    rpenc_counters(&e, p->counters, p->n_counters);
+    rpenc_section_end(&e, s);
+
+    s = rpenc_section_begin(&e, TAG_STRS);
+    rpenc_u32(&e, p->n_strs);
+    for (uint32_t i = 0; i < p->n_strs; i++)
+        rpenc_str(&e, p->strs[i]);
+    rpenc_section_end(&e, s);
+
+    s = rpenc_section_begin(&e, TAG_FRMS);
+    rpenc_u32(&e, p->n_frames);
+    for (uint32_t i = 0; i < p->n_frames; i++) {
+        rpenc_u32(&e, p->frames[i].func);
+        rpenc_u32(&e, p->frames[i].file);
+        rpenc_u32(&e, p->frames[i].line);
+    }
+    rpenc_section_end(&e, s);
+
+    s = rpenc_section_begin(&e, TAG_SYMS);
+    rpenc_u32(&e, p->n_syms);
+    for (uint32_t i = 0; i < p->n_syms; i++) {
+        const rp_psym *y = &p->syms[i];
+        rpenc_u32(&e, y->kind);
+        rpenc_u32(&e, y->flags);
+        rpenc_u32(&e, y->module);
+        rpenc_u64(&e, y->offset);
+        rpenc_u32(&e, y->first);
+        rpenc_u32(&e, y->n);
+    }
+    rpenc_section_end(&e, s);
+
+    s = rpenc_section_begin(&e, TAG_NODE);
+    size_t nm = (size_t)p->n_nodes * p->n_metrics;
+    uint64_t nz = 0;
+    for (size_t i = 0; i < nm; i++)
+        nz += p->metrics[i] != 0;
+    rpenc_u32(&e, p->n_nodes);
+    rpenc_u32(&e, p->n_metrics);
+    rpenc_u64(&e, nz);
+    for (uint32_t i = 0; i < p->n_nodes; i++) {
+        rpenc_u32(&e, p->nodes[i].parent);
+        rpenc_u32(&e, p->nodes[i].sym);
+    }
+    for (size_t i = 0; i < nm; i++) {
+        if (p->metrics[i] != 0) {
+            rpenc_u32(&e, (uint32_t)(i / p->n_metrics));
+            rpenc_u32(&e, (uint32_t)(i % p->n_metrics));
+            rpenc_i64(&e, p->metrics[i]);
+        }
+    }
+    rpenc_section_end(&e, s);
+
+    rpenc_finish(&e);
+    if (e.failed) {
+        rpenc_free(&e);
+        errno = ENOMEM;
+        return -1;
+    }
+    int rc = rpenc_write_file(&e, path);
+    int saved = errno;
+    rpenc_free(&e);
+    errno = saved;
+    return rc;
+}
+
+/* ---- reader --------------------------------------------------------------- */
+
+enum { S_HEAD, S_MISS, S_STAT, S_CNTR, S_STRS, S_FRMS, S_SYMS, S_NODE, S_N };
+
+static int dec_head(const rp_section *s, rp_profile *p, char *err, size_t errlen)
+{
+    rpdec r;
+    rpdec_init(&r, s->p, s->len);
+    p->ranks_present = rpdec_u32(&r);
+    p->nranks = rpdec_u32(&r);
+    p->k = rpdec_u32(&r);
+    p->mode = rpdec_u32(&r);
+    p->select = rpdec_u32(&r);
+    p->summary_cap = rpdec_u32(&r);
+    p->period_us = rpdec_u32(&r);
+    p->clock = rpdec_u32(&r);
+    p->wall_ns = rpdec_i64(&r);
+    char *exe = rpdec_str(&r, sizeof p->exe - 1, 1);
+    if (!exe || r.failed) {
+        free(exe);
+        seterr(err, errlen, "corrupt HEAD section");
+        return -1;
+    }
+    memcpy(p->exe, exe, strlen(exe) + 1);
+    free(exe);
+    if (p->k == 0 || p->k > RP_FILE_MAX_K || p->nranks == 0 || p->ranks_present == 0 ||
+        p->ranks_present > p->nranks || p->mode > RP_MODE_TRACE || p->wall_ns < 0) {
+        seterr(err, errlen, "corrupt HEAD section (k=%u, ranks %u of %u, mode %u)", p->k,
+               p->ranks_present, p->nranks, p->mode);
+        return -1;
+    }
+    return 0;
+}
+
+static int dec_miss(const rp_section *s, rp_profile *p, char *err, size_t errlen)
+{
+    rpdec r;
+    rpdec_init(&r, s->p, s->len);
+    uint32_t n = rpdec_u32(&r);
+    if (r.failed || (uint64_t)n * 4u != rpdec_left(&r) ||
+        (uint64_t)n + p->ranks_present != p->nranks) {
+        seterr(err, errlen, "corrupt MISS section (%u missing, %u of %u present)", n,
+               p->ranks_present, p->nranks);
+        return -1;
+    }
+    p->missing = malloc((size_t)(n ? n : 1) * sizeof *p->missing);
+    if (!p->missing) {
+        seterr(err, errlen, "out of memory");
+        return -1;
+    }
+    p->n_missing = n;
+    for (uint32_t i = 0; i < n; i++) {
+        p->missing[i] = rpdec_u32(&r);
+        if (p->missing[i] >= p->nranks || (i && p->missing[i] <= p->missing[i - 1])) {
+            seterr(err, errlen, "corrupt MISS section (rank %u)", p->missing[i]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int dec_strs(const rp_section *s, rp_profile *p, char *err, size_t errlen)
+{
+    rpdec r;
+    rpdec_init(&r, s->p, s->len);
+    uint32_t n = rpdec_u32(&r);
+    if (r.failed || n == 0 || (uint64_t)n * 4u > rpdec_left(&r)) {
+        seterr(err, errlen, "corrupt STRS section (count %u)", n);
+        return -1;
+    }
+    p->strs = calloc(n, sizeof *p->strs);
+    if (!p->strs) {
+        seterr(err, errlen, "out of memory");
+        return -1;
+    }
+    p->n_strs = n;
+    for (uint32_t i = 0; i < n; i++) {
+        p->strs[i] = rpdec_str(&r, MAX_STR, 1);
+        if (!p->strs[i]) {
+            seterr(err, errlen, "corrupt STRS section (string %u)", i);
+            return -1;
+        }
+    }
+    if (p->strs[0][0] != 0) {
+        seterr(err, errlen, "corrupt STRS section (string 0 is not empty)");
+        return -1;
+    }
+    return 0;
+}
+
+static int dec_frms(const rp_section *s, rp_profile *p, char *err, size_t errlen)
+{
+    rpdec r;
+    rpdec_init(&r, s->p, s->len);
+    uint32_t n = rpdec_u32(&r);
+    if (r.failed || (uint64_t)n * FRAME_BYTES != rpdec_left(&r)) {
+        seterr(err, errlen, "corrupt FRMS section (count %u)", n);
+        return -1;
+    }
+    p->frames = malloc((size_t)(n ? n : 1) * sizeof *p->frames);
+    if (!p->frames) {
+        seterr(err, errlen, "out of memory");
+        return -1;
+    }
+    p->n_frames = n;
+    for (uint32_t i = 0; i < n; i++) {
+        rp_pframe *f = &p->frames[i];
+        f->func = rpdec_u32(&r);
+        f->file = rpdec_u32(&r);
+        f->line = rpdec_u32(&r);
+        if (f->func >= p->n_strs || f->file >= p->n_strs) {
+            seterr(err, errlen, "corrupt FRMS section (frame %u: string id out of range)", i);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int dec_syms(const rp_section *s, rp_profile *p, char *err, size_t errlen)
+{
+    rpdec r;
+    rpdec_init(&r, s->p, s->len);
+    uint32_t n = rpdec_u32(&r);
+    if (r.failed || (uint64_t)n * SYM_BYTES != rpdec_left(&r)) {
+        seterr(err, errlen, "corrupt SYMS section (count %u)", n);
+        return -1;
+    }
+    p->syms = malloc((size_t)(n ? n : 1) * sizeof *p->syms);
+    if (!p->syms) {
+        seterr(err, errlen, "out of memory");
+        return -1;
+    }
+    p->n_syms = n;
+    for (uint32_t i = 0; i < n; i++) {
+        rp_psym *y = &p->syms[i];
+        y->kind = rpdec_u32(&r);
+        y->flags = rpdec_u32(&r);
+        y->module = rpdec_u32(&r);
+        y->offset = rpdec_u64(&r);
+        y->first = rpdec_u32(&r);
+        y->n = rpdec_u32(&r);
+        if (y->kind > RP_SYM_UNKNOWN || y->module >= p->n_strs || y->n == 0 ||
+            y->first >= p->n_frames || y->n > p->n_frames - y->first) {
+            seterr(err, errlen, "corrupt SYMS section (symbol %u)", i);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int dec_node(const rp_section *s, rp_profile *p, char *err, size_t errlen)
+{
+    rpdec r;
+    rpdec_init(&r, s->p, s->len);
+    uint32_t n = rpdec_u32(&r);
+    uint32_t nm = rpdec_u32(&r);
+    uint64_t nz = rpdec_u64(&r);
+    if (r.failed || nm != RP_MET_PATH0 + p->k || n == 0) {
+        seterr(err, errlen, "corrupt NODE section (%u nodes, %u metric columns for k=%u)", n,
+               nm, p->k);
+        return -1;
+    }
+    uint64_t left = rpdec_left(&r);
+    if ((uint64_t)n * NODE_BYTES > left ||
+        nz > (left - (uint64_t)n * NODE_BYTES) / ENTRY_BYTES ||
+        (uint64_t)n * NODE_BYTES + nz * ENTRY_BYTES != left) {
+        seterr(err, errlen, "corrupt NODE section (sizes do not match %llu bytes)",
+               (unsigned long long)left);
+        return -1;
+    }
+    p->nodes = malloc((size_t)n * sizeof *p->nodes);
+    p->metrics = calloc((size_t)n * nm, sizeof *p->metrics);
+    if (!p->nodes || !p->metrics) {
+        seterr(err, errlen, "out of memory for %u nodes", n);
+        return -1;
+    }
+    p->n_nodes = n;
+    p->n_metrics = nm;
+    for (uint32_t i = 0; i < n; i++) {
+        p->nodes[i].parent = rpdec_u32(&r);
+        p->nodes[i].sym = rpdec_u32(&r);
+        int bad = i == 0 ? (p->nodes[0].parent != UINT32_MAX || p->nodes[0].sym != UINT32_MAX)
+                         : (p->nodes[i].parent >= i || p->nodes[i].sym >= p->n_syms);
+        if (bad) {
+            seterr(err, errlen, "corrupt NODE section (node %u: parent %u, symbol %u)", i,
+                   p->nodes[i].parent, p->nodes[i].sym);
+            return -1;
+        }
+    }
+    uint64_t prev = 0;
+    for (uint64_t i = 0; i < nz; i++) {
+        uint32_t node = rpdec_u32(&r);
+        uint32_t col = rpdec_u32(&r);
+        int64_t v = rpdec_i64(&r);
+        uint64_t key = (uint64_t)node * nm + col;
+        if (node >= n || col >= nm || v < 0 || (i > 0 && key <= prev)) {
+            seterr(err, errlen, "corrupt NODE section (metric entry %llu)", (unsigned long long)i);
+            return -1;
+        }
+        prev = key;
+        p->metrics[key] = v;
+    }
+    return 0;
+}
+
+int profile_read(const char *path, rp_profile *p, char *err, size_t errlen)
+{
+    memset(p, 0, sizeof *p);
+    uint8_t *buf;
+    size_t len;
+    if (rpdec_load_file(path, &buf, &len, err, errlen) != 0)
+        return -1;
+    static const uint32_t known[S_N] = {TAG_HEAD, TAG_MISS, TAG_STAT, TAG_CNTR,
+                                        TAG_STRS, TAG_FRMS, TAG_SYMS, TAG_NODE};
+    static const char *const names[S_N] = {"HEAD", "MISS", "STAT", "CNTR",
+                                           "STRS", "FRMS", "SYMS", "NODE"};
+    rp_section sec[S_N];
+    rpdec r;
+    if (rpdec_container(buf, len, RP_PROFILE_MAGIC, RP_PROFILE_VERSION, known, S_N, sec, err,
+                        errlen) != 0)
+        goto fail;
+    for (int i = 0; i < S_N; i++) {
+        if (!sec[i].p) {
+            seterr(err, errlen, "missing %s section", names[i]);
+            goto fail;
+        }
+    }
+    if (dec_head(&sec[S_HEAD], p, err, errlen) || dec_miss(&sec[S_MISS], p, err, errlen))
+        goto fail;
+    rpdec_init(&r, sec[S_STAT].p, sec[S_STAT].len);
+    if (rpdec_stats(&r, &p->stats, p->k, err, errlen))
+        goto fail;
+    rpdec_init(&r, sec[S_CNTR].p, sec[S_CNTR].len);
+    if (rpdec_counters(&r, &p->counters, &p->n_counters, err, errlen))
+        goto fail;
+    if (dec_strs(&sec[S_STRS], p, err, errlen) || dec_frms(&sec[S_FRMS], p, err, errlen) ||
+        dec_syms(&sec[S_SYMS], p, err, errlen) || dec_node(&sec[S_NODE], p, err, errlen))
+        goto fail;
+    free(buf);
+    return 0;
+fail:
+    free(buf);
+    profile_free(p);
+    return -1;
+}
+
+void profile_free(rp_profile *p)
+{
+    if (!p)
+        return;
+    free(p->missing);
+    if (p->stats.sum_ns)
+        phasestats_free(&p->stats);
+    free(p->counters);
+    if (p->strs)
+        for (uint32_t i = 0; i < p->n_strs; i++)
+            free(p->strs[i]);
+    free(p->strs);
+    free(p->frames);
+    free(p->syms);
+    free(p->nodes);
+    free(p->metrics);
+    memset(p, 0, sizeof *p);
+}

@@ -1,0 +1,228 @@
+/* report.c - aggregation for rp-report: totals, hotspots, the view tree. */
+#include "report.h"
+#include "strtab.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+double report_percentile(uint32_t j, uint32_t k)
+{
+    if (k <= 1)
+        return 100.0;
+    return 100.0 * (double)(k - 1 - j) / (double)(k - 1);
+}
+
+const rp_pframe *report_leaf_frame(const rp_profile *p, uint32_t sym)
+{
+    const rp_psym *y = &p->syms[sym];
+    return &p->frames[y->first + y->n - 1];
+}
+
+int64_t report_total(const rp_profile *p, uint32_t col)
+{
+    int64_t t = 0;
+    if (col >= p->n_metrics)
+        return 0;
+    for (uint32_t i = 0; i < p->n_nodes; i++) {
+        int64_t v = p->metrics[(size_t)i * p->n_metrics + col];
+        t = (v > INT64_MAX - t) ? INT64_MAX : t + v;
+    }
+    return t;
+}
+
+/* ---- hotspots: hash (func, file, line) -> sum ------------------------------ */
+
+static int cmp_hot(const void *a, const void *b)
+{
+    const rp_hot *x = a, *y = b;
+    if (x->ns != y->ns)
+        return x->ns > y->ns ? -1 : 1;
+    if (x->func != y->func)
+        return x->func < y->func ? -1 : 1;
+    if (x->file != y->file)
+        return x->file < y->file ? -1 : 1;
+    return x->line < y->line ? -1 : x->line > y->line;
+}
+
+static int32_t hot(const rp_profile *p, uint32_t col, int by_func, rp_hot **out)
+{
+    *out = NULL;
+    if (col >= p->n_metrics)
+        return 0;
+    uint32_t nslots = 64;
+    while (nslots < 2 * p->n_nodes)
+        nslots *= 2;
+    uint32_t *slots = calloc(nslots, sizeof *slots);
+    rp_hot *v = malloc((size_t)p->n_nodes * sizeof *v);
+    if (!slots || !v) {
+        free(slots);
+        free(v);
+        return -1;
+    }
+    uint32_t n = 0;
+    for (uint32_t i = 1; i < p->n_nodes; i++) {
+        int64_t ns = p->metrics[(size_t)i * p->n_metrics + col];
+        if (ns == 0)
+            continue;
+        const rp_pframe *f = report_leaf_frame(p, p->nodes[i].sym);
+        uint32_t key[3] = {f->func, by_func ? 0 : f->file, by_func ? 0 : f->line};
+        uint32_t j = (uint32_t)rp_hash_bytes(key, sizeof key, 7) & (nslots - 1);
+        while (slots[j]) {
+            rp_hot *h = &v[slots[j] - 1];
+            if (h->func == key[0] && (by_func || (h->file == key[1] && h->line == key[2])))
+                break;
+            j = (j + 1) & (nslots - 1);
+        }
+        if (slots[j]) {
+            rp_hot *h = &v[slots[j] - 1];
+            h->ns = ns > INT64_MAX - h->ns ? INT64_MAX : h->ns + ns;
+        } else {
+            /* by function: keep the file of the first line seen, line 0 */
+            v[n] = (rp_hot){f->func, f->file, by_func ? 0 : f->line, ns};
+            slots[j] = ++n;
+        }
+    }
+    free(slots);
+    qsort(v, n, sizeof *v, cmp_hot);
+    *out = v;
+    return (int32_t)n;
+}
+
+int32_t report_hot_lines(const rp_profile *p, uint32_t col, rp_hot **out)
+{
+    return hot(p, col, 0, out);
+}
+
+int32_t report_hot_funcs(const rp_profile *p, uint32_t col, rp_hot **out)
+{
+    return hot(p, col, 1, out);
+}
+
+/* ---- the view tree ------------------------------------------------------------ */
+
+/* Two symbols display the same if their frame lists are equal: canon[]
+ * maps each symbol to the first one with its frames. */
+static uint64_t sym_hash(const rp_profile *p, uint32_t s)
+{
+    const rp_psym *y = &p->syms[s];
+    uint64_t h = y->kind;
+    for (uint32_t i = 0; i < y->n; i++) {
+        const rp_pframe *f = &p->frames[y->first + i];
+        uint32_t k[3] = {f->func, f->file, f->line};
+        h = rp_hash_bytes(k, sizeof k, h);
+    }
+    return h;
+}
+
+static int sym_same(const rp_profile *p, uint32_t a, uint32_t b)
+{
+    const rp_psym *x = &p->syms[a], *y = &p->syms[b];
+    if (x->kind != y->kind || x->n != y->n)
+        return 0;
+    for (uint32_t i = 0; i < x->n; i++) {
+        const rp_pframe *f = &p->frames[x->first + i], *g = &p->frames[y->first + i];
+        if (f->func != g->func || f->file != g->file || f->line != g->line)
+            return 0;
+    }
+    return 1;
+}
+
+void report_view_free(rp_view *v)
+{
+    free(v->nodes);
+    free(v->excl);
+    free(v->incl);
+    memset(v, 0, sizeof *v);
+}
+
+int report_view(const rp_profile *p, rp_view *v)
+{
+    memset(v, 0, sizeof *v);
+    uint32_t n = p->n_nodes, nm = p->n_metrics;
+    uint32_t nslots = 64;
+    while (nslots < 2 * (n > p->n_syms ? n : p->n_syms))
+        nslots *= 2;
+    uint32_t *canon = malloc((size_t)(p->n_syms ? p->n_syms : 1) * sizeof *canon);
+    uint32_t *slots = calloc(nslots, sizeof *slots);
+    uint32_t *map = malloc((size_t)n * sizeof *map);
+    v->nodes = malloc((size_t)n * sizeof *v->nodes);
+    v->excl = calloc((size_t)n * nm, sizeof *v->excl);
+    v->incl = calloc((size_t)n * nm, sizeof *v->incl);
+    int rc = -1;
+    if (!canon || !slots || !map || !v->nodes || !v->excl || !v->incl)
+        goto out;
+    for (uint32_t s = 0; s < p->n_syms; s++) {
+        uint32_t j = (uint32_t)sym_hash(p, s) & (nslots - 1);
+        while (slots[j] && !sym_same(p, slots[j] - 1, s))
+            j = (j + 1) & (nslots - 1);
+        if (!slots[j])
+            slots[j] = s + 1;
+        canon[s] = slots[j] - 1;
+    }
+    memset(slots, 0, nslots * sizeof *slots);
+    v->nm = nm;
+    v->nodes[0] = (rp_vnode){UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, 0};
+    v->n = 1;
+    map[0] = 0;
+    for (uint32_t i = 1; i < n; i++) {
+        uint32_t par = map[p->nodes[i].parent], sym = canon[p->nodes[i].sym];
+        uint32_t key[2] = {par, sym};
+        uint32_t j = (uint32_t)rp_hash_bytes(key, sizeof key, 3) & (nslots - 1);
+        while (slots[j]) {
+            rp_vnode *w = &v->nodes[slots[j] - 1];
+            if (w->parent == par && w->sym == sym)
+                break;
+            j = (j + 1) & (nslots - 1);
+        }
+        if (!slots[j]) {
+            uint32_t id = v->n++;
+            v->nodes[id] = (rp_vnode){par, sym, UINT32_MAX, v->nodes[par].first_child,
+                                      v->nodes[par].depth + 1};
+            v->nodes[par].first_child = id;
+            slots[j] = id + 1;
+        }
+        map[i] = slots[j] - 1;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t c = 0; c < nm; c++)
+            v->excl[(size_t)map[i] * nm + c] += p->metrics[(size_t)i * nm + c];
+    memcpy(v->incl, v->excl, (size_t)v->n * nm * sizeof *v->incl);
+    /* children have larger ids than their parents: one backward pass */
+    for (uint32_t i = v->n; i-- > 1;)
+        for (uint32_t c = 0; c < nm; c++)
+            v->incl[(size_t)v->nodes[i].parent * nm + c] += v->incl[(size_t)i * nm + c];
+    rc = 0;
+out:
+    free(canon);
+    free(slots);
+    free(map);
+    if (rc)
+        report_view_free(v);
+    return rc;
+}
+
+static const rp_view *sort_view;
+static uint32_t sort_col;
+
+static int cmp_child(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    int64_t vx = sort_view->incl[(size_t)x * sort_view->nm + sort_col];
+    int64_t vy = sort_view->incl[(size_t)y * sort_view->nm + sort_col];
+    if (vx != vy)
+        return vx > vy ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
+uint32_t report_children(const rp_view *v, uint32_t node, uint32_t col, uint32_t *out,
+                         uint32_t max)
+{
+    uint32_t n = 0;
+    for (uint32_t c = v->nodes[node].first_child; c != UINT32_MAX && n < max;
+         c = v->nodes[c].next_sibling)
+        out[n++] = c;
+    sort_view = v;
+    sort_col = col;
+    qsort(out, n, sizeof *out, cmp_child);
+    return n;
+}

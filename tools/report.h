@@ -1,0 +1,61 @@
+/* report.h - what rp-report computes from a merged profile before it
+ * prints anything: per-column totals, hotspot lists by function and by
+ * source line, and the "view tree" (the merged tree with contexts that
+ * print the same merged, i.e. aggregated by function/line). */
+#ifndef RP_REPORT_H
+#define RP_REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "profile.h"
+
+/* One hotspot: exclusive time of a source line (or a function: line 0 and
+ * file of its first line seen) in one metric column. */
+typedef struct rp_hot {
+    uint32_t func, file, line;   /* string ids */
+    int64_t  ns;
+} rp_hot;
+
+/* Sorted largest first (ties by name), zero entries dropped.  *out is
+ * malloc'd; returns the count or -1 on ENOMEM. */
+int32_t report_hot_lines(const rp_profile *p, uint32_t col, rp_hot **out);
+int32_t report_hot_funcs(const rp_profile *p, uint32_t col, rp_hot **out);
+int64_t report_total(const rp_profile *p, uint32_t col);
+
+typedef struct rp_vnode {
+    uint32_t parent;       /* UINT32_MAX for the root */
+    uint32_t sym;          /* a representative symbol (display is identical) */
+    uint32_t first_child, next_sibling;   /* UINT32_MAX = none */
+    uint32_t depth;
+} rp_vnode;
+
+typedef struct rp_view {
+    uint32_t  n, nm;
+    rp_vnode *nodes;
+    int64_t  *excl;        /* n * nm */
+    int64_t  *incl;        /* n * nm, inclusive of descendants */
+} rp_view;
+
+int  report_view(const rp_profile *p, rp_view *v);
+void report_view_free(rp_view *v);
+/* Children of node in order of decreasing incl[col] (ties: view id). */
+uint32_t report_children(const rp_view *v, uint32_t node, uint32_t col, uint32_t *out,
+                         uint32_t max);
+
+/* Percentile of report slot j of k: 100*(k-1-j)/(k-1); 100 for k = 1. */
+double report_percentile(uint32_t j, uint32_t k);
+/* Innermost frame of a symbol (the one whose line the time is on). */
+const rp_pframe *report_leaf_frame(const rp_profile *p, uint32_t sym);
+
+typedef struct rp_report_opts {
+    uint32_t top;          /* entries per hotspot list */
+    uint32_t path;         /* slot the text tree / folded output follows */
+    int      path_col;     /* explicit column for folded (-1: use path) */
+    double   threshold;    /* % of the critical path below which contexts are pruned */
+} rp_report_opts;
+
+int report_text(FILE *f, const rp_profile *p, const rp_report_opts *o);
+int report_json(FILE *f, const rp_profile *p, const rp_report_opts *o);
+int report_folded(FILE *f, const rp_profile *p, uint32_t col);
+
+#endif

@@ -1,0 +1,149 @@
+/* report_json.c - rp-report --format json: one JSON object (SPEC §4). */
+#include "report.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A JSON string: quotes, backslashes and control characters escaped,
+ * invalid UTF-8 replaced by U+FFFD so the output always parses. */
+static void jstr(FILE *f, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    fputc('"', f);
+    while (*p) {
+        unsigned c = *p;
+        if (c == '"' || c == '\\') {
+            fputc('\\', f);
+            fputc((int)c, f);
+            p++;
+        } else if (c < 0x20) {
+            static const char esc[] = "btnvfr";
+            if (c >= 8 && c <= 13 && c != 11)
+                fprintf(f, "\\%c", esc[c - 8]);
+            else
+                fprintf(f, "\\u%04x", c);
+            p++;
+        } else if (c < 0x80) {
+            fputc((int)c, f);
+            p++;
+        } else {
+            /* validate one UTF-8 sequence */
+            int len = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 0;
+            if (c >= 0xF5)
+                len = 0;
+            int ok = len > 0;
+            for (int i = 1; ok && i < len; i++)
+                ok = (p[i] & 0xC0) == 0x80;
+            if (ok && len == 3) {
+                uint32_t cp = (c & 0x0F) << 12 | (p[1] & 0x3Fu) << 6 | (p[2] & 0x3Fu);
+                ok = cp >= 0x800 && (cp < 0xD800 || cp > 0xDFFF);
+            } else if (ok && len == 4) {
+                uint32_t cp = (c & 0x07) << 18 | (p[1] & 0x3Fu) << 12 | (p[2] & 0x3Fu) << 6 |
+                              (p[3] & 0x3Fu);
+                ok = cp >= 0x10000 && cp <= 0x10FFFF;
+            }
+            if (ok) {
+                fwrite(p, 1, (size_t)len, f);
+                p += len;
+            } else {
+                fputs("\\ufffd", f);
+                p++;
+            }
+        }
+    }
+    fputc('"', f);
+}
+
+static void jnum(FILE *f, double v)
+{
+    if (!isfinite(v))
+        v = 0;
+    fprintf(f, "%.15g", v);
+}
+
+static double secs(int64_t ns) { return (double)ns / 1e9; }
+
+static int hot_list(FILE *f, const rp_profile *p, uint32_t col, uint32_t top)
+{
+    rp_hot *h;
+    int32_t n = report_hot_lines(p, col, &h);
+    if (n < 0)
+        return -1;
+    fputc('[', f);
+    for (int32_t i = 0; i < n && (uint32_t)i < top; i++) {
+        fputs(i ? ", {\"function\": " : "{\"function\": ", f);
+        jstr(f, p->strs[h[i].func]);
+        fputs(", \"file\": ", f);
+        jstr(f, p->strs[h[i].file]);
+        fprintf(f, ", \"line\": %u, \"seconds\": ", h[i].line);
+        jnum(f, secs(h[i].ns));
+        fputc('}', f);
+    }
+    fputc(']', f);
+    free(h);
+    return 0;
+}
+
+int report_json(FILE *f, const rp_profile *p, const rp_report_opts *o)
+{
+    const rp_phasestats *st = &p->stats;
+    double wall = secs(p->wall_ns);
+    fputs("{\"program\": ", f);
+    jstr(f, p->exe);
+    fprintf(f, ", \"ranks\": %u, \"ranks_expected\": %u, \"ranks_missing\": [", p->ranks_present,
+            p->nranks);
+    for (uint32_t i = 0; i < p->n_missing; i++)
+        fprintf(f, i ? ", %u" : "%u", p->missing[i]);
+    fprintf(f, "], \"k\": %u, \"mode\": ", p->k);
+    jstr(f, profile_mode_name(p->mode));
+    fputs(", \"select\": ", f);
+    jstr(f, profile_select_name(p->select));
+    fprintf(f, ", \"phases\": %llu, \"wall_seconds\": ", (unsigned long long)st->nphases);
+    jnum(f, wall);
+    fprintf(f, ", \"period_us\": %u, \"summary_cap\": %u, \"clock\": ", p->period_us,
+            p->summary_cap);
+    jstr(f, p->clock == RP_CLOCK_CPU ? "cpu" : "wall");
+    fputs(", \"sampled_seconds\": ", f);
+    jnum(f, secs(report_total(p, RP_MET_RANK)));
+    fputs(", \"mpi_seconds\": ", f);
+    jnum(f, secs(report_total(p, RP_MET_MPI)));
+    fputs(", \"counters\": {", f);
+    for (uint32_t i = 0; i < p->n_counters; i++) {
+        if (i)
+            fputs(", ", f);
+        jstr(f, p->counters[i].name);
+        fprintf(f, ": %llu", (unsigned long long)p->counters[i].value);
+    }
+    fputs("}, \"paths\": [", f);
+    for (uint32_t j = 0; j < p->k; j++) {
+        fputs(j ? ", {\"percentile\": " : "{\"percentile\": ", f);
+        jnum(f, report_percentile(j, p->k));
+        int64_t cost = j < st->k ? st->sum_ns[j] : 0;
+        int have = st->nphases > 0 && j < st->k;
+        fputs(", \"cost_seconds\": ", f);
+        jnum(f, secs(cost));
+        fputs(", \"pct_of_wall\": ", f);
+        jnum(f, p->wall_ns > 0 ? 100.0 * (double)cost / (double)p->wall_ns : 0.0);
+        fputs(", \"phase_min_seconds\": ", f);
+        jnum(f, have ? secs(st->min_ns[j]) : 0.0);
+        fputs(", \"phase_median_seconds\": ", f);
+        jnum(f, have ? secs(phasestats_median(st, j)) : 0.0);
+        fputs(", \"phase_max_seconds\": ", f);
+        jnum(f, have ? secs(st->max_ns[j]) : 0.0);
+        fputs(", \"sampled_seconds\": ", f);
+        jnum(f, secs(report_total(p, RP_MET_PATH0 + j)));
+        fputs(", \"top\": ", f);
+        if (hot_list(f, p, RP_MET_PATH0 + j, o->top) != 0)
+            return -1;
+        fputc('}', f);
+    }
+    fputs("], \"hotspots\": ", f);
+    if (hot_list(f, p, RP_MET_RANK, o->top) != 0)
+        return -1;
+    fputs(", \"mpi_hotspots\": ", f);
+    if (hot_list(f, p, RP_MET_MPI, o->top) != 0)
+        return -1;
+    fputs("}\n", f);
+    return ferror(f) ? -1 : 0;
+}

@@ -1,0 +1,299 @@
+/* report_text.c - rp-report's default, human-readable report:
+ *   header and warnings;
+ *   the path-length distribution (paper Fig. 7);
+ *   hotspots of the whole program beside hotspots on the chosen path,
+ *   by function and by source line;
+ *   the top-down calling-context tree with each path as % of the critical
+ *   path and the difference metrics 100%-0% and between the two middle
+ *   paths (paper Fig. 2). */
+#include "report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define NAME_W 44
+#define MAX_COLS 8u
+#define MAX_DEPTH_SHOWN 48u
+
+static double secs(int64_t ns) { return (double)ns / 1e9; }
+static double pct(int64_t a, int64_t b) { return b > 0 ? 100.0 * (double)a / (double)b : 0.0; }
+
+static const char *base(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+/* "function (file.c:12)" cut to width w (keeps the start). */
+static void label(char *buf, size_t n, const rp_profile *p, uint32_t func, uint32_t file,
+                  uint32_t line)
+{
+    const char *fn = p->strs[func], *fl = p->strs[file];
+    if (*fl && line)
+        snprintf(buf, n, "%s (%s:%u)", fn, base(fl), line);
+    else if (*fl)
+        snprintf(buf, n, "%s (%s)", fn, base(fl));
+    else
+        snprintf(buf, n, "%s", fn);
+}
+
+static int warn_counter(const char *name)
+{
+    static const char *const bad[] = {"drop", "overflow", "evict", "clamp", "lost", "fail",
+                                      "trunc", "error"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        if (strstr(name, bad[i]))
+            return 1;
+    return 0;
+}
+
+static void header(FILE *f, const rp_profile *p)
+{
+    const rp_phasestats *st = &p->stats;
+    fprintf(f, "rpprof report: %s\n", p->exe[0] ? p->exe : "(unknown program)");
+    fprintf(f, "  ranks %u of %u, k=%u paths (%s), mode %s, %llu phase%s, wall %.3f s",
+            p->ranks_present, p->nranks, p->k, profile_select_name(p->select),
+            profile_mode_name(p->mode), (unsigned long long)st->nphases,
+            st->nphases == 1 ? "" : "s", secs(p->wall_ns));
+    if (p->period_us)
+        fprintf(f, ", sampling every %u us (%s clock)", p->period_us,
+                p->clock == RP_CLOCK_CPU ? "cpu" : "wall");
+    else
+        fputs(", sampling off", f);
+    fputc('\n', f);
+    if (p->n_missing) {
+        fprintf(f, "  warning: %u rank%s missing or unreadable:", p->n_missing,
+                p->n_missing == 1 ? "" : "s");
+        for (uint32_t i = 0; i < p->n_missing && i < 16; i++)
+            fprintf(f, " %u", p->missing[i]);
+        fputs(p->n_missing > 16 ? " ...\n" : "\n", f);
+        fputs("           profiles below cover the other ranks only\n", f);
+    }
+    for (uint32_t i = 0; i < p->n_counters; i++)
+        if (p->counters[i].value && warn_counter(p->counters[i].name))
+            fprintf(f, "  warning: %s = %llu (summed over ranks)\n", p->counters[i].name,
+                    (unsigned long long)p->counters[i].value);
+    if (st->nphases == 0)
+        fputs("  warning: no phase completed; path costs are 0\n", f);
+}
+
+static void distribution(FILE *f, const rp_profile *p)
+{
+    const rp_phasestats *st = &p->stats;
+    fprintf(f, "\nPath-length distribution (cost = task time along the path, summed over %llu "
+               "phases)\n",
+            (unsigned long long)st->nphases);
+    fprintf(f, "  %10s %12s %8s %13s %13s %13s\n", "percentile", "cost [s]", "% wall",
+            "phase min [s]", "median [s]", "max [s]");
+    for (uint32_t j = 0; j < p->k; j++) {
+        int have = st->nphases > 0 && j < st->k;
+        int64_t cost = j < st->k ? st->sum_ns[j] : 0;
+        fprintf(f, "  %9.1f%% %12.6f %7.1f%% %13.6f %13.6f %13.6f\n", report_percentile(j, p->k),
+                secs(cost), pct(cost, p->wall_ns), have ? secs(st->min_ns[j]) : 0.0,
+                have ? secs(phasestats_median(st, j)) : 0.0, have ? secs(st->max_ns[j]) : 0.0);
+    }
+    if (p->k > 1 && st->k == p->k && st->sum_ns[0] > 0)
+        fprintf(f, "  the 0%% path is %.1f%% shorter than the critical path (time it waits)\n",
+                100.0 - pct(st->sum_ns[p->k - 1], st->sum_ns[0]));
+}
+
+static int hotspots(FILE *f, const rp_profile *p, const rp_report_opts *o, int by_func)
+{
+    uint32_t col = RP_MET_PATH0 + o->path;
+    rp_hot *a, *b;
+    int32_t na = by_func ? report_hot_funcs(p, RP_MET_RANK, &a) : report_hot_lines(p, RP_MET_RANK, &a);
+    if (na < 0)
+        return -1;
+    int32_t nb = by_func ? report_hot_funcs(p, col, &b) : report_hot_lines(p, col, &b);
+    if (nb < 0) {
+        free(a);
+        return -1;
+    }
+    int64_t ta = report_total(p, RP_MET_RANK), tb = report_total(p, col);
+    char title[64];
+    snprintf(title, sizeof title, "on the %.0f%% path%s", report_percentile(o->path, p->k),
+             o->path == 0 ? " (critical)" : "");
+    fprintf(f, "\nHotspots by %s: whole program (all ranks) | %s\n",
+            by_func ? "function" : "source line", title);
+    fprintf(f, "  %9s %6s  %-*s | %9s %6s  %s\n", "seconds", "%", NAME_W, "", "seconds", "%", "");
+    uint32_t rows = (uint32_t)(na > nb ? na : nb);
+    if (rows > o->top)
+        rows = o->top;
+    for (uint32_t i = 0; i < rows; i++) {
+        char la[512] = "", lb[512] = "";
+        if (i < (uint32_t)na)
+            label(la, sizeof la, p, a[i].func, a[i].file, by_func ? 0 : a[i].line);
+        if (i < (uint32_t)nb)
+            label(lb, sizeof lb, p, b[i].func, b[i].file, by_func ? 0 : b[i].line);
+        if (by_func) {   /* function lists: name only, the file is noise */
+            if (i < (uint32_t)na)
+                snprintf(la, sizeof la, "%s", p->strs[a[i].func]);
+            if (i < (uint32_t)nb)
+                snprintf(lb, sizeof lb, "%s", p->strs[b[i].func]);
+        }
+        la[NAME_W] = 0;
+        if (i < (uint32_t)na)
+            fprintf(f, "  %9.3f %5.1f%%  %-*s |", secs(a[i].ns), pct(a[i].ns, ta), NAME_W, la);
+        else
+            fprintf(f, "  %9s %6s  %-*s |", "", "", NAME_W, "");
+        if (i < (uint32_t)nb)
+            fprintf(f, " %9.3f %5.1f%%  %s", secs(b[i].ns), pct(b[i].ns, tb), lb);
+        fputc('\n', f);
+    }
+    if (nb == 0)
+        fprintf(f, "  (no samples on this path)\n");
+    free(a);
+    free(b);
+    return 0;
+}
+
+typedef struct treectx {
+    FILE *f;
+    const rp_profile *p;
+    const rp_view *v;
+    uint32_t cols[MAX_COLS], ncols;
+    int has_d1, has_d2;
+    uint32_t d2a, d2b;       /* the two middle slots */
+    uint32_t sortcol;
+    int64_t crit;            /* critical path total (denominator) */
+    int64_t cut;             /* prune threshold in ns */
+    uint32_t *buf;           /* children scratch, per depth: allocated per call */
+    uint64_t printed, pruned;
+} treectx;
+
+static double vpct(const treectx *t, uint32_t node, uint32_t slot)
+{
+    return pct(t->v->incl[(size_t)node * t->v->nm + RP_MET_PATH0 + slot], t->crit);
+}
+
+static void tree_row(treectx *t, uint32_t node, uint32_t depth)
+{
+    FILE *f = t->f;
+    const rp_profile *p = t->p;
+    for (uint32_t c = 0; c < t->ncols; c++)
+        fprintf(f, " %6.1f", vpct(t, node, t->cols[c]));
+    fputs(" |", f);
+    if (t->has_d1)
+        fprintf(f, " %7.1f", vpct(t, node, 0) - vpct(t, node, p->k - 1));
+    if (t->has_d2)
+        fprintf(f, " %7.1f", vpct(t, node, t->d2a) - vpct(t, node, t->d2b));
+    fputs(" | ", f);
+    uint32_t shown = depth < MAX_DEPTH_SHOWN ? depth : MAX_DEPTH_SHOWN;
+    for (uint32_t i = 0; i < shown; i++)
+        fputs(" ", f);
+    if (node == 0) {
+        fputs("<program>\n", f);
+        return;
+    }
+    const rp_psym *y = &p->syms[t->v->nodes[node].sym];
+    const rp_pframe *in = &p->frames[y->first + y->n - 1];
+    char lb[1024];
+    label(lb, sizeof lb, p, in->func, in->file, in->line);
+    fputs(lb, f);
+    if (y->n > 1)
+        fprintf(f, " [inlined into %s]", p->strs[p->frames[y->first].func]);
+    fputc('\n', f);
+}
+
+static int tree_walk(treectx *t, uint32_t node, uint32_t depth)
+{
+    const rp_view *v = t->v;
+    tree_row(t, node, depth);
+    t->printed++;
+    uint32_t nch = 0;
+    for (uint32_t c = v->nodes[node].first_child; c != UINT32_MAX; c = v->nodes[c].next_sibling)
+        nch++;
+    if (nch == 0)
+        return 0;
+    uint32_t *ch = malloc(nch * sizeof *ch);
+    if (!ch)
+        return -1;
+    nch = report_children(v, node, t->sortcol, ch, nch);
+    for (uint32_t i = 0; i < nch; i++) {
+        int64_t best = 0;
+        for (uint32_t c = 0; c < t->ncols; c++) {
+            int64_t x = v->incl[(size_t)ch[i] * v->nm + RP_MET_PATH0 + t->cols[c]];
+            if (x > best)
+                best = x;
+        }
+        if (best < t->cut || best == 0) {
+            t->pruned++;
+            continue;
+        }
+        if (tree_walk(t, ch[i], depth + 1) != 0) {
+            free(ch);
+            return -1;
+        }
+    }
+    free(ch);
+    return 0;
+}
+
+static int cct(FILE *f, const rp_profile *p, const rp_report_opts *o)
+{
+    rp_view v;
+    if (report_view(p, &v) != 0)
+        return -1;
+    treectx t;
+    memset(&t, 0, sizeof t);
+    t.f = f;
+    t.p = p;
+    t.v = &v;
+    /* at most MAX_COLS path columns, evenly spaced, always first and last */
+    t.ncols = p->k < MAX_COLS ? p->k : MAX_COLS;
+    for (uint32_t c = 0; c < t.ncols; c++)
+        t.cols[c] = t.ncols == 1 ? 0 : (uint32_t)((c * (p->k - 1) + (t.ncols - 1) / 2) / (t.ncols - 1));
+    t.has_d1 = p->k >= 2;
+    if (p->k >= 4) {
+        t.has_d2 = 1;
+        if (p->k % 2 == 0) {
+            t.d2a = p->k / 2 - 1;
+            t.d2b = p->k / 2;
+        } else {   /* odd k: the neighbours of the median path */
+            t.d2a = (p->k - 1) / 2 - 1;
+            t.d2b = (p->k - 1) / 2 + 1;
+        }
+    }
+    t.sortcol = RP_MET_PATH0 + o->path;
+    t.crit = v.incl[RP_MET_PATH0];
+    t.cut = (int64_t)((double)t.crit * o->threshold / 100.0);
+    fprintf(f, "\nCalling-context tree: inclusive time of each path as %% of the critical path "
+               "(%.3f s sampled);\n  contexts below %.1f%% on every shown path are pruned\n",
+            secs(t.crit), o->threshold);
+    for (uint32_t c = 0; c < t.ncols; c++)
+        fprintf(f, " %5.0f%%", report_percentile(t.cols[c], p->k));
+    fputs(" |", f);
+    if (t.has_d1)
+        fputs("  100-0%", f);
+    if (t.has_d2) {
+        char h[32];
+        snprintf(h, sizeof h, "%.0f-%.0f%%", report_percentile(t.d2a, p->k),
+                 report_percentile(t.d2b, p->k));
+        fprintf(f, " %7s", h);
+    }
+    fputs(" | context\n", f);
+    int rc = tree_walk(&t, 0, 0);
+    if (rc == 0 && t.pruned)
+        fprintf(f, "  (%llu contexts below the threshold not shown; --threshold 0 shows all)\n",
+                (unsigned long long)t.pruned);
+    report_view_free(&v);
+    return rc;
+}
+
+int report_text(FILE *f, const rp_profile *p, const rp_report_opts *o)
+{
+    header(f, p);
+    distribution(f, p);
+    int64_t sampled = report_total(p, RP_MET_RANK);
+    fprintf(f, "\nSamples: %.3f s of task time over all ranks, %.3f s inside MPI\n",
+            secs(sampled), secs(report_total(p, RP_MET_MPI)));
+    if (sampled == 0 && report_total(p, RP_MET_PATH0) == 0) {
+        fputs("  no samples (sampling off, or the run was too short for one period)\n", f);
+        return ferror(f) ? -1 : 0;
+    }
+    if (hotspots(f, p, o, 1) != 0 || hotspots(f, p, o, 0) != 0)
+        return -1;
+    if (report_total(p, RP_MET_PATH0) > 0 && cct(f, p, o) != 0)
+        return -1;
+    return ferror(f) ? -1 : 0;
+}

@@ -1,0 +1,221 @@
+/* rp-report - print what an rpprof run measured: the path-length
+ * distribution, hotspots overall and on the paths, and the paths'
+ * calling-context trees (text), or the same as JSON, or folded stacks. */
+#include "merge.h"
+#include "profile.h"
+#include "report.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "dev"
+#endif
+
+static const char usage_text[] =
+    "Usage: rp-report [OPTION]... DIR|PROFILE\n"
+    "Report the representative paths measured by rpprof.\n"
+    "\n"
+    "DIR is a measurement directory (rank-NNNNN.rpp files written at MPI_Finalize);\n"
+    "its merged profile DIR/profile.rpm is used when it is at least as new as\n"
+    "every rank file, otherwise the rank files are merged in memory (as rp-merge\n"
+    "would, without writing anything).  PROFILE is a profile.rpm file.\n"
+    "\n"
+    "Options:\n"
+    "  -f, --format FMT   text (default): header, path-length distribution,\n"
+    "                       hotspots of the whole program beside hotspots on a\n"
+    "                       path (by function and by line), and the calling-context\n"
+    "                       tree with every path as % of the critical path and the\n"
+    "                       differences 100%-0% and between the two middle paths;\n"
+    "                     json: one JSON object (ranks, k, mode, phases,\n"
+    "                       wall_seconds, paths[] in descending percentile with\n"
+    "                       cost_seconds, per-phase min/median/max and top[] source\n"
+    "                       lines, hotspots[], counters, ranks_missing);\n"
+    "                     folded: one line per calling context, 'f1;f2;f3 VALUE'\n"
+    "                       with VALUE in microseconds of exclusive time on the\n"
+    "                       chosen path, for flamegraph.pl or speedscope\n"
+    "  -p, --path N       the path to follow: 0 = 100th percentile (critical,\n"
+    "                       default) .. k-1 = 0th; for folded also 'rank' (every\n"
+    "                       sample of every rank) or 'mpi' (time inside MPI)\n"
+    "  -n, --top N        entries per hotspot list (default 10)\n"
+    "  -t, --threshold P  text tree: hide contexts under P % of the critical path\n"
+    "                       on every shown path (default 1; 0 shows all)\n"
+    "  -h, --help         show this help and exit\n"
+    "  -V, --version      show the version and exit\n"
+    "\n"
+    "Path percentile j of k is 100*(k-1-j)/(k-1).  Costs are task time (time\n"
+    "outside MPI) summed over phases; the critical path is close to the wall\n"
+    "time of a compute-bound program.  Times in the tree and the hotspot lists\n"
+    "come from sampling (RP_PERIOD) and are exclusive to the context or line.\n"
+    "\n"
+    "Exit status: 0 on success; 1 if the data cannot be read (no rank files,\n"
+    "corrupt or incompatible files); 2 on a usage error.\n"
+    "\n"
+    "Formats: doc/formats.md.  See also: rp-merge(1).\n";
+
+static int parse_u32(const char *s, uint32_t *v)
+{
+    char *end;
+    errno = 0;
+    unsigned long x = strtoul(s, &end, 10);
+    if (errno || end == s || *end || x > UINT32_MAX || s[0] == '-')
+        return -1;
+    *v = (uint32_t)x;
+    return 0;
+}
+
+/* Newer-than check: profile.rpm is fresh if no rank file is newer. */
+static int load(const char *arg, rp_profile *p)
+{
+    struct stat sb;
+    char err[256];
+    if (stat(arg, &sb) != 0) {
+        fprintf(stderr, "rp-report: %s: %s\n", arg, strerror(errno));
+        return -1;
+    }
+    if (!S_ISDIR(sb.st_mode)) {
+        if (profile_read(arg, p, err, sizeof err) != 0) {
+            fprintf(stderr, "rp-report: %s: %s\n", arg, err);
+            return -1;
+        }
+        return 0;
+    }
+    uint32_t nrank;
+    int64_t newest = merge_newest_rankfile(arg, &nrank);
+    if (newest < 0) {
+        fprintf(stderr, "rp-report: %s: %s\n", arg, strerror(errno));
+        return -1;
+    }
+    size_t n = strlen(arg) + 16;
+    char *prof = malloc(n);
+    if (!prof)
+        return -1;
+    snprintf(prof, n, "%s/profile.rpm", arg);
+    int have = stat(prof, &sb) == 0;
+    int64_t t = have ? (int64_t)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec : 0;
+    if (have && t >= newest) {
+        if (profile_read(prof, p, err, sizeof err) == 0) {
+            free(prof);
+            return 0;
+        }
+        fprintf(stderr, "rp-report: %s: %s%s\n", prof, err,
+                nrank ? "; merging the rank files instead" : "");
+        if (!nrank) {
+            free(prof);
+            return -1;
+        }
+    } else if (have && nrank) {
+        fprintf(stderr, "rp-report: %s is older than the rank files; merging them in memory\n",
+                prof);
+    }
+    free(prof);
+    rp_merge_opts o = {"rp-report", 0};
+    return merge_dir(arg, &o, p);
+}
+
+int main(int argc, char **argv)
+{
+    const char *fmt = "text", *arg = NULL, *path_s = NULL;
+    rp_report_opts o = {10, 0, -1, 1.0};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *val = NULL;
+        /* options with a value: "-f json", "--format json", "--format=json" */
+        static const char *const withval[][2] = {{"-f", "--format"}, {"-p", "--path"},
+                                                 {"-n", "--top"}, {"-t", "--threshold"}};
+        int opt = -1;
+        for (int k = 0; k < 4 && opt < 0; k++) {
+            size_t ll = strlen(withval[k][1]);
+            if (!strcmp(a, withval[k][0]) || !strcmp(a, withval[k][1])) {
+                if (++i >= argc) {
+                    fprintf(stderr, "rp-report: %s needs a value (try --help)\n", a);
+                    return 2;
+                }
+                val = argv[i];
+                opt = k;
+            } else if (!strncmp(a, withval[k][1], ll) && a[ll] == '=') {
+                val = a + ll + 1;
+                opt = k;
+            }
+        }
+        if (opt == 0) {
+            fmt = val;
+        } else if (opt == 1) {
+            path_s = val;
+        } else if (opt == 2) {
+            if (parse_u32(val, &o.top) != 0 || o.top == 0) {
+                fprintf(stderr, "rp-report: --top wants a positive integer, not '%s'\n", val);
+                return 2;
+            }
+        } else if (opt == 3) {
+            char *end;
+            o.threshold = strtod(val, &end);
+            if (end == val || *end || !(o.threshold >= 0 && o.threshold <= 100)) {
+                fprintf(stderr, "rp-report: --threshold wants a percentage 0..100, not '%s'\n",
+                        val);
+                return 2;
+            }
+        } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            fputs(usage_text, stdout);
+            return 0;
+        } else if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
+            printf("rp-report (rpprof) %s\n", PACKAGE_VERSION);
+            return 0;
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "rp-report: unknown option '%s' (try --help)\n", a);
+            return 2;
+        } else if (arg) {
+            fprintf(stderr, "rp-report: one directory or profile only (try --help)\n");
+            return 2;
+        } else {
+            arg = a;
+        }
+    }
+    if (strcmp(fmt, "text") && strcmp(fmt, "json") && strcmp(fmt, "folded")) {
+        fprintf(stderr, "rp-report: unknown format '%s' (text, json or folded)\n", fmt);
+        return 2;
+    }
+    if (path_s && strcmp(path_s, "rank") && strcmp(path_s, "mpi") &&
+        parse_u32(path_s, &o.path) != 0) {
+        fprintf(stderr, "rp-report: --path wants a path number 0..k-1%s, not '%s'\n",
+                strcmp(fmt, "folded") ? "" : ", 'rank' or 'mpi'", path_s);
+        return 2;
+    }
+    if (path_s && (!strcmp(path_s, "rank") || !strcmp(path_s, "mpi"))) {
+        if (strcmp(fmt, "folded")) {
+            fprintf(stderr, "rp-report: --path %s is for --format folded only\n", path_s);
+            return 2;
+        }
+        o.path_col = !strcmp(path_s, "rank") ? (int)RP_MET_RANK : (int)RP_MET_MPI;
+    }
+    if (!arg) {
+        fprintf(stderr, "rp-report: no measurement directory or profile given (try --help)\n");
+        return 2;
+    }
+    rp_profile p;
+    if (load(arg, &p) != 0)
+        return 1;
+    if (o.path >= p.k) {
+        fprintf(stderr, "rp-report: --path %u out of range: this profile has k=%u paths (0..%u)\n",
+                o.path, p.k, p.k - 1);
+        profile_free(&p);
+        return 2;
+    }
+    int rc;
+    if (!strcmp(fmt, "json"))
+        rc = report_json(stdout, &p, &o);
+    else if (!strcmp(fmt, "folded"))
+        rc = report_folded(stdout, &p, o.path_col >= 0 ? (uint32_t)o.path_col
+                                                       : RP_MET_PATH0 + o.path);
+    else
+        rc = report_text(stdout, &p, &o);
+    profile_free(&p);
+    if (fflush(stdout) != 0 || rc != 0) {
+        fprintf(stderr, "rp-report: error writing the report: %s\n", strerror(errno));
+        return 1;
+    }
+    return 0;
+}

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hooks.h"
+#include "rpfile.h"
 
 /* Owned by this file; touched only by the profiled (main) thread. */
 static rp_comm **table;
@@ -83,6 +84,12 @@ int comm_register(MPI_Comm comm)
     /* Our own traffic must never abort the job: errors come back to us. */
     PMPI_Comm_set_errhandler(e->p2p, MPI_ERRORS_RETURN);
     PMPI_Comm_set_errhandler(e->coll, MPI_ERRORS_RETURN);
+    /* Trace mode names each communicator the same way on all members so the
+     * checker can match collective instances. */
+    static uint32_t created;   /* communicators this rank registered */
+    e->uid = (rp_rt.rank << 12) | (created++ & 0xfffu);
+    if (rp_rt.cfg.mode == RP_MODE_TRACE && !e->inter)
+        PMPI_Bcast(&e->uid, 1, MPI_UINT32_T, 0, e->coll);
     e->spans_world = !e->inter && (uint32_t)e->size == rp_rt.nranks;
     e->live = 1;
     if ((table_used + 1) * 2 > table_cap && table_grow() != 0)
@@ -127,3 +134,35 @@ void rp_hook_comm_new(MPI_Comm comm)
 }
 
 void rp_hook_comm_free(MPI_Comm comm) { comm_unregister(comm); }
+
+uint32_t comm_world_rank(rp_comm *c, int r)
+{
+    if (c == world || r < 0)
+        return r < 0 ? RP_NO_RANK : (uint32_t)r;
+    if (!c->world) {
+        MPI_Group g, wg;
+        int n = 0;
+        if (c->inter)
+            PMPI_Comm_remote_group(c->user, &g);
+        else
+            PMPI_Comm_group(c->user, &g);
+        PMPI_Group_size(g, &n);
+        PMPI_Comm_group(MPI_COMM_WORLD, &wg);
+        int *in = malloc((size_t)n * sizeof *in), *out = malloc((size_t)n * sizeof *out);
+        if (in && out) {
+            for (int i = 0; i < n; i++)
+                in[i] = i;
+            PMPI_Group_translate_ranks(g, n, in, wg, out);
+            c->world = out;
+            c->world_n = n;
+            out = NULL;
+        }
+        free(in);
+        free(out);
+        PMPI_Group_free(&g);
+        PMPI_Group_free(&wg);
+    }
+    if (!c->world || r >= c->world_n || c->world[r] == MPI_UNDEFINED)
+        return RP_NO_RANK;
+    return (uint32_t)c->world[r];
+}

@@ -18,6 +18,11 @@ typedef struct rp_comm {
     int      spans_world;  /* intracommunicator over all of MPI_COMM_WORLD */
     int      live;         /* 0 once freed (entries are never reused: requests
                               may still point at them) */
+    uint32_t uid;          /* trace mode: the same on every member (leader's
+                              world rank << 12 | leader's creation count) */
+    uint64_t ncoll;        /* collectives joined on it so far */
+    int     *world;        /* world rank of each (remote, for inter) rank; lazy */
+    int      world_n;
 } rp_comm;
 
 /* Create the shadows of comm (collective over comm).  0 or -1. */
@@ -27,6 +32,8 @@ rp_comm *comm_lookup(MPI_Comm comm);
 /* Free the shadows of comm (collective over comm). */
 void     comm_unregister(MPI_Comm comm);
 rp_comm *comm_world(void);
+/* World rank of rank r of c (the remote group's for an intercommunicator). */
+uint32_t comm_world_rank(rp_comm *c, int r);
 /* Free every shadow (at MPI_Finalize). */
 void     comm_shutdown(void);
 

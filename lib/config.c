@@ -85,14 +85,19 @@ void config_load(rp_config *cfg, int verbose)
     static const char *const clk[] = { "wall", "cpu" };
     cfg->clock = (uint32_t)get_word("RP_CLOCK", clk, 2, 0, verbose);
 
-    /* Only profiles exist in this version: say so clearly for the others. */
-    const char *m = getenv("RP_MODE");
-    cfg->mode = RP_MODE_PROF;
-    if (m && strcmp(m, "prof") != 0 && verbose) {
-        if (strcmp(m, "path") == 0 || strcmp(m, "trace") == 0)
-            rp_warn(0, "RP_MODE='%s' is not supported by this version yet (accepted: prof); using prof", m);
-        else
-            rp_warn(0, "RP_MODE='%s' is not valid (expected prof); using prof", m);
+    static const char *const modes[] = { [RP_MODE_PROF] = "prof", [RP_MODE_PATH] = "path",
+                                          [RP_MODE_TRACE] = "trace" };
+    cfg->mode = (uint32_t)get_word("RP_MODE", modes, 3, RP_MODE_PROF, verbose);
+    if (cfg->mode != RP_MODE_PROF) {
+        /* Path and trace modes record tasks, not samples: the item buffer
+         * holds tasks (its whole 16-bit index space by default), and a path
+         * summary as long as the eager limit allows (set below). */
+        if (cfg->period_us && getenv("RP_PERIOD") && verbose)
+            rp_warn(0, "RP_PERIOD is ignored in RP_MODE=%s (tasks are recorded, not samples)",
+                    modes[cfg->mode]);
+        cfg->period_us = 0;
+        if (!getenv("RP_BUFFER"))
+            cfg->buffer = RP_ITEMBUF_MAX;
     }
 
     const char *o = getenv("RP_OUTPUT");
@@ -111,6 +116,12 @@ void config_load(rp_config *cfg, int verbose)
     /* The largest path-set must travel eagerly: clamp the summary first
      * (paths matter more than resolution), then k. */
     cfg->k = cfg->k_asked;
+    if (cfg->mode == RP_MODE_PATH && !getenv("RP_SUMMARY")) {
+        /* Full paths need every hop: take the longest summary that fits. */
+        cfg->summary = RP_MAX_SUMMARY;
+        while (pathset_max_wire_bytes(cfg->k, cfg->summary) > cfg->eager_limit && cfg->summary > 1)
+            cfg->summary--;
+    }
     uint32_t summary_asked = cfg->summary;
     while (pathset_max_wire_bytes(cfg->k, cfg->summary) > cfg->eager_limit && cfg->summary > 1)
         cfg->summary--;

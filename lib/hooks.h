@@ -8,6 +8,8 @@
 #include <mpi.h>
 #include "runtime.h"
 #include "gen_fnids.h"
+#include "pathmode.h"
+#include "rpfile.h"
 
 /* True on the thread that called MPI_Init (the only one we profile);
  * initial-exec TLS is safe in a library loaded at start-up (LD_PRELOAD). */
@@ -30,7 +32,10 @@ static inline void rp_enter(int fn)
     if (cost < 0)
         cost = 0;
     pathset_add_cost(&rp_rt.ps, cost);
-    sample_task_end(cost);
+    if (rp_rt.cfg.mode != RP_MODE_PROF)
+        pathmode_task_end(fn, cost);
+    else
+        sample_task_end(cost);
 }
 
 /* Return of an event: the next task starts now. */

@@ -16,6 +16,7 @@
 #include "hooks.h"
 #include "rpfile.h"
 #include "runtime_int.h"
+#include "pathmode.h"
 
 /* The directory every rank writes into; set by output_prepare. */
 static char out_dir[4096];
@@ -145,6 +146,7 @@ int output_write(void)
     gethostname(d.host, sizeof d.host - 1);
     d.stats = rp_rt.stats;
 
+    pathmode_export(&d);
     /* The sampler fills the tree, modules and its own counters. */
     if (sample_export(&d) != 0)
         rp_warn(1, "could not export the calling-context tree; paths only");

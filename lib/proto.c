@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "hooks.h"
+#include "pathmode.h"
 #include "pathset.h"
 
 #define POOL_INIT 64u
@@ -108,12 +109,25 @@ static send_slot *slot_get(void)
     return s;
 }
 
+/* Bytes in front of the encoded set on point-to-point messages. */
+static uint32_t p2p_prefix(void)
+{
+    return rp_rt.cfg.mode == RP_MODE_TRACE ? RP_TRACE_PREFIX : 0;
+}
+
 void proto_branch(rp_comm *c, int dest, int tag)
 {
     if (dest == MPI_PROC_NULL)
         return;
     send_slot *s = slot_get();
-    size_t len = pathset_encode(&rp_rt.ps, s->buf, wire_cap);
+    uint32_t pre = p2p_prefix();
+    if (pre) {           /* trace: who sent it, at which event */
+        uint32_t me = rp_rt.rank;
+        uint64_t ev = pathmode_event();
+        memcpy(s->buf, &me, 4);
+        memcpy(s->buf + 4, &ev, 8);
+    }
+    size_t len = pre + pathset_encode(&rp_rt.ps, s->buf + pre, wire_cap - pre);
     PMPI_Isend(s->buf, (int)len, MPI_BYTE, dest, tag, c->p2p, &s->req);
     rp_counters[RP_CNT_MSGS_SENT]++;
     rp_counters[RP_CNT_PS_BYTES_SENT] += len;
@@ -131,14 +145,38 @@ void proto_join_buffer(const uint8_t *buf, int len, int replace)
         pathset_join(&rp_rt.ps, &in_ps, (rp_select_mode)rp_rt.cfg.select);
 }
 
-void proto_join_from(rp_comm *c, int src, int tag)
+/* Join a received point-to-point path-set message. */
+static void join_msg(const uint8_t *buf, int len, rp_comm *c, int src, uint32_t bytes)
+{
+    rp_counters[RP_CNT_MSGS_RECV]++;
+    if (rp_rt.cfg.mode == RP_MODE_PROF) {
+        proto_join_buffer(buf, len, 0);
+        return;
+    }
+    uint32_t pre = p2p_prefix();
+    uint64_t src_event = 0;
+    if (len < (int)pre) {
+        rp_counters[RP_CNT_PS_DECODE_ERRORS]++;
+        return;
+    }
+    if (pre)
+        memcpy(&src_event, buf + 4, 8);
+    if (pathset_decode(&in_ps, buf + pre, (size_t)(len - (int)pre)) != 0) {
+        rp_counters[RP_CNT_PS_DECODE_ERRORS]++;
+        return;
+    }
+    int from_msg = in_ps.p[0].cost_ns > rp_rt.ps.p[0].cost_ns;
+    pathset_join(&rp_rt.ps, &in_ps, (rp_select_mode)rp_rt.cfg.select);
+    pathmode_msg_joined(comm_world_rank(c, src), src_event, bytes, from_msg);
+}
+
+void proto_join_from(rp_comm *c, int src, int tag, uint32_t bytes)
 {
     MPI_Status st;
     int len = 0;
     PMPI_Recv(recv_scratch, (int)wire_cap, MPI_BYTE, src, tag, c->p2p, &st);
     PMPI_Get_count(&st, MPI_BYTE, &len);
-    rp_counters[RP_CNT_MSGS_RECV]++;
-    proto_join_buffer(recv_scratch, len, 0);
+    join_msg(recv_scratch, len, c, src, bytes);
 }
 
 rp_prepost *proto_prepost(rp_comm *c, int src, int tag)
@@ -168,14 +206,13 @@ static void pp_release(rp_prepost *p)
     pp_free = p;
 }
 
-void proto_join_prepost(rp_prepost *p)
+void proto_join_prepost(rp_prepost *p, rp_comm *c, int src, uint32_t bytes)
 {
     MPI_Status st;
     int len = 0;
     PMPI_Wait(&p->req, &st);
     PMPI_Get_count(&st, MPI_BYTE, &len);
-    rp_counters[RP_CNT_MSGS_RECV]++;
-    proto_join_buffer(p->buf, len, 0);
+    join_msg(p->buf, len, c, src, bytes);
     pp_release(p);
 }
 

@@ -20,12 +20,14 @@ int  proto_init(uint32_t max_wire);
 /* Branch: send my path-set to dest (rank in c) with the payload's tag. */
 void proto_branch(rp_comm *c, int dest, int tag);
 /* Join with the path-set that src sent with tag (blocking receive: the
- * sender issued it right after the payload we already have). */
-void proto_join_from(rp_comm *c, int src, int tag);
+ * sender issued it right after the payload we already have); `bytes` is the
+ * payload's size (recorded in path and trace modes). */
+void proto_join_from(rp_comm *c, int src, int tag, uint32_t bytes);
 /* Pre-post the path-set receive of a payload receive with known source and tag. */
 rp_prepost *proto_prepost(rp_comm *c, int src, int tag);
-/* The payload arrived: complete the pre-posted receive and join. */
-void proto_join_prepost(rp_prepost *p);
+/* The payload (from rank src of c, `bytes` long) arrived: complete the
+ * pre-posted receive and join. */
+void proto_join_prepost(rp_prepost *p, rp_comm *c, int src, uint32_t bytes);
 /* The payload was cancelled or came from MPI_PROC_NULL: withdraw it. */
 void proto_cancel_prepost(rp_prepost *p);
 /* The user freed an active request: we cannot join any more; withdraw at

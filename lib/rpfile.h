@@ -43,6 +43,67 @@ typedef struct rp_counter {
     uint64_t value;
 } rp_counter;
 
+
+/* ---- full paths (RP_MODE=path) and the trace baseline (RP_MODE=trace) ----
+ * Events of a rank are numbered in order: event 0 is the return of MPI_Init,
+ * event i (i >= 1) the i-th event (MPI call that ends a task).  Task i runs
+ * from event i-1 to event i. */
+
+#define RP_NO_RANK UINT32_MAX
+
+/* One committed task of this rank. */
+typedef struct rp_task {
+    uint64_t phase;       /* phase it belongs to, 0-based */
+    uint64_t event;       /* event that ends it (its number on this rank) */
+    uint32_t idx;         /* path mode: index in the phase's task buffer */
+    uint16_t start_fn;    /* MPI function id of the event that started it */
+    uint16_t end_fn;      /* ... and of the event that ends it */
+    int64_t  cost_ns;
+    uint32_t callsite;    /* CCT node of end_fn's call site (pseudo-frame leaf), 0 = unknown */
+    uint32_t msg_src;     /* world rank whose message, joined at start_fn, brought the
+                             most critical path here; RP_NO_RANK if none */
+    uint32_t msg_bytes;   /* that message's payload size */
+    uint32_t reserved;
+    uint64_t path_mask;   /* path mode: bit j set if the task is on selected path j
+                             (j < 64); RP_TASK_EAGER if committed eagerly */
+} rp_task;
+#define RP_TASK_EAGER UINT64_MAX
+
+/* One summary interval as stored (same meaning as rp_interval on the wire). */
+typedef struct rp_fileiv {
+    uint32_t rank;
+    uint32_t low, high;
+} rp_fileiv;
+
+/* The selected path j of a phase (identical on every rank; written by all). */
+typedef struct rp_pathsum {
+    uint64_t   phase;
+    uint32_t   path;      /* 0 = most critical */
+    uint32_t   flags;     /* RP_PATH_OVERFLOW: summary overflowed, tail committed eagerly */
+    int64_t    cost_ns;
+    uint32_t   n_evicted;
+    uint32_t   n_iv;      /* 0 in trace mode (costs only) */
+    rp_fileiv *iv;
+} rp_pathsum;
+
+/* Trace mode: what joins at an event of this rank. */
+enum { RP_EDGE_MSG = 1, RP_EDGE_COLL = 2 };
+enum { RP_COLL_ALL = 1, RP_COLL_IN = 2, RP_COLL_OUT = 3, RP_COLL_SCAN = 4 };
+typedef struct rp_edge {
+    uint32_t kind;        /* RP_EDGE_* */
+    uint32_t bytes;       /* message payload bytes (MSG) */
+    uint64_t event;       /* my event where it joins (receive completion / collective) */
+    uint32_t peer;        /* MSG: sender's world rank */
+    uint32_t coll_kind;   /* COLL: RP_COLL_* */
+    uint64_t peer_event;  /* MSG: sender's event number of the send */
+    uint64_t coll_id;     /* COLL: instance id, equal on every member:
+                             (communicator uid << 32) | collective number on it */
+    uint32_t root;        /* COLL in/out: root's world rank; scan: my rank in the comm */
+    uint32_t size;        /* COLL: members */
+    uint32_t phase_end;   /* COLL: 1 if it ended a phase */
+    uint32_t reserved;
+} rp_edge;
+
 typedef struct rp_rankdata {
     uint32_t rank, nranks;
     uint32_t k;               /* paths kept (after clamping) */
@@ -70,6 +131,15 @@ typedef struct rp_rankdata {
     uint32_t    n_metrics;    /* = RP_MET_PATH0 + k */
     rp_cctnode *nodes;
     int64_t    *metrics;      /* n_nodes * n_metrics, ns */
+
+    /* path and trace modes (empty in prof mode) */
+    uint64_t    n_events;     /* events on this rank, MPI_Init's return included */
+    uint64_t    n_tasks;
+    rp_task    *tasks;        /* committed tasks, in event order */
+    uint32_t    n_pathsums;
+    rp_pathsum *pathsums;     /* per phase, per selected path: phase-major */
+    uint64_t    n_edges;
+    rp_edge    *edges;        /* trace mode only, in event order */
 } rp_rankdata;
 
 /* Write atomically (PATH.tmp.<pid>, fsync, rename).  0 or -1 with errno. */

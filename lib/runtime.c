@@ -14,6 +14,7 @@
 #include "reqtab.h"
 #include "rpfile.h"
 #include "runtime_int.h"
+#include "pathmode.h"
 
 /* The process's runtime state (see runtime.h for who touches what). */
 rp_runtime rp_rt;
@@ -34,6 +35,8 @@ const char *const rp_counter_names[RP_CNT__N] = {
     [RP_CNT_UNSUPPORTED] = "unsupported_calls",
     [RP_CNT_REQ_FREED_ACTIVE] = "requests_freed_active",
     [RP_CNT_CANCELLED] = "receives_cancelled",
+    [RP_CNT_TASKS_EAGER] = "tasks_committed_eagerly",
+    [RP_CNT_ALLOC_FAILURES] = "allocation_failures",
 };
 
 int64_t rp_now_ns(void)
@@ -64,9 +67,13 @@ void rp_warn(int all_ranks, const char *fmt, ...)
 void rp_phase_end(void)
 {
     int64_t costs[RP_MAX_K];
-    uint64_t r = commit_phase(&rp_rt.ps, rp_rt.rank, &rp_rt.items,
-                              sample_commit_item, NULL);
-    rp_counters[RP_CNT_COMMIT_CLIPPED] += r >> 32;
+    if (rp_rt.cfg.mode == RP_MODE_PROF) {
+        uint64_t r = commit_phase(&rp_rt.ps, rp_rt.rank, &rp_rt.items,
+                                  sample_commit_item, NULL);
+        rp_counters[RP_CNT_COMMIT_CLIPPED] += r >> 32;
+    } else {
+        pathmode_phase_end(rp_rt.nphases);
+    }
     pathset_percentile_costs(&rp_rt.ps, rp_rt.cfg.k, costs);
     phasestats_add(&rp_rt.stats, costs);
     rp_rt.nphases++;
@@ -103,7 +110,8 @@ void rp_start(void)
     int ok = pathset_init(&rp_rt.ps, rp_rt.cfg.k, rp_rt.cfg.summary) == 0 &&
              itembuf_init(&rp_rt.items, rp_rt.cfg.buffer) == 0 &&
              phasestats_init(&rp_rt.stats, rp_rt.cfg.k) == 0 &&
-             proto_init(rp_rt.max_wire) == 0;
+             proto_init(rp_rt.max_wire + (rp_rt.cfg.mode == RP_MODE_TRACE ? RP_TRACE_PREFIX : 0)) == 0 &&
+             (rp_rt.cfg.mode == RP_MODE_PROF || pathmode_init() == 0);
     /* Everyone must agree, or collectives of ours would not match. */
     int all_ok = 0;
     PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm_world()->coll);
@@ -119,7 +127,9 @@ void rp_start(void)
     pathset_reset(&rp_rt.ps);
     rp_rt.rng = 0x9e3779b97f4a7c15ULL ^ ((uint64_t)rank << 17);
     rp_rt.active = 1;
-    if (rp_rt.cfg.period_us && sample_start(&rp_rt.cfg) != 0)
+    /* Always started: the calling-context tree also names the call sites of
+     * path and trace modes; the timer runs only with a period. */
+    if (sample_start(&rp_rt.cfg) != 0)
         rp_rt.cfg.period_us = 0;
     rp_rt.init_ns = rp_now_ns();
     rp_rt.task_start_ns = rp_rt.init_ns;
@@ -130,6 +140,7 @@ void rp_finish(void)
     /* The caller did rp_enter: the last task ended at MPI_Finalize entry. */
     rp_rt.finalize_ns = rp_rt.mpi_enter_ns;
     rp_coll_allreduce_paths(comm_world());
+    pathmode_coll(comm_world(), RP_COLL_ALL, -1, 1);
     rp_phase_end();
     if (rp_rt.cfg.period_us)
         sample_stop();

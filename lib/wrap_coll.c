@@ -20,6 +20,8 @@
 #include "proto.h"
 #include "pathset.h"
 #include "runtime_int.h"
+#include "pathmode.h"
+#include "rpfile.h"
 
 #define RP_TAG_COLL 1
 /* Broadcasts go in two pieces: a first chunk that fits the usual set
@@ -93,6 +95,7 @@ void rp_hook_coll_all(MPI_Comm comm)
     if (!c)
         return;
     rp_coll_allreduce_paths(c);
+    pathmode_coll(c, RP_COLL_ALL, -1, c->spans_world);
     if (c->spans_world)
         rp_phase_end();
 }
@@ -103,6 +106,7 @@ void rp_hook_coll_out(int root, MPI_Comm comm)
     if (!c || c->size == 1)
         return;
     bcast_set(c, root, 0);
+    pathmode_coll(c, RP_COLL_OUT, root, 0);
     rp_counters[RP_CNT_COLL_JOINS]++;
 }
 
@@ -134,6 +138,7 @@ void rp_hook_coll_in(int root, MPI_Comm comm)
         }
         free(all);
     }
+    pathmode_coll(c, RP_COLL_IN, root, 0);
     rp_counters[RP_CNT_COLL_JOINS]++;
 }
 
@@ -145,5 +150,6 @@ void rp_hook_coll_scan(MPI_Comm comm)
     int n = c->size, me = c->rank;
     for (int d = 1; d < n; d <<= 1)
         exchange(c, me + d < n ? me + d : MPI_PROC_NULL, me - d >= 0 ? me - d : MPI_PROC_NULL);
+    pathmode_coll(c, RP_COLL_SCAN, -1, 0);
     rp_counters[RP_CNT_COLL_JOINS]++;
 }

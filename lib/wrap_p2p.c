@@ -18,12 +18,23 @@ void rp_hook_branch(int dest, int tag, MPI_Comm comm)
     proto_branch(c, dest, tag);
 }
 
+/* Payload bytes of a completed receive (recorded in path/trace modes). */
+static uint32_t payload_bytes(const MPI_Status *st)
+{
+    int n = 0;
+    if (rp_rt.cfg.mode == RP_MODE_PROF)
+        return 0;
+    if (PMPI_Get_count(st, MPI_BYTE, &n) != MPI_SUCCESS || n == MPI_UNDEFINED || n < 0)
+        return 0;
+    return (uint32_t)n;
+}
+
 /* A payload receive completed with status st (not cancelled). */
 static void join_status(rp_comm *c, const MPI_Status *st)
 {
     if (st->MPI_SOURCE == MPI_PROC_NULL)
         return;
-    proto_join_from(c, st->MPI_SOURCE, st->MPI_TAG);
+    proto_join_from(c, st->MPI_SOURCE, st->MPI_TAG, payload_bytes(st));
 }
 
 void rp_hook_join(MPI_Status *st, MPI_Comm comm)
@@ -98,7 +109,7 @@ void rp_req_completed(rp_req *e, MPI_Status *st)
             if (e->pp)
                 proto_cancel_prepost(e->pp);
         } else if (e->pp) {
-            proto_join_prepost(e->pp);
+            proto_join_prepost(e->pp, e->comm, st->MPI_SOURCE, payload_bytes(st));
         } else if (e->comm->live || e->comm == comm_world()) {
             join_status(e->comm, st);
         }

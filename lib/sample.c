@@ -1,0 +1,848 @@
+/* sample.c - the sampling half of rpprof (SPEC §3, paper §6).
+ *
+ * A POSIX timer sends SIGPROF to the main thread every RP_PERIOD us.  The
+ * handler unwinds the interrupted stack with libunwind, inserts the calling
+ * context into the rank's CCT (cct.c, no allocation, no locks) and charges
+ * the sample's weight:
+ *
+ *   - inside MPI (rp_rt.in_mpi > 0): to column RP_MET_MPI of the user call
+ *     path (frames of rpprof and the MPI libraries stripped) under a
+ *     pseudo-frame naming the MPI function;
+ *   - otherwise (task time): to column RP_MET_RANK of the full call path,
+ *     and the sample {node, weight} is pushed on the item buffer and every
+ *     path-summary of the rank's path-set is extended with it.
+ *
+ * Weights (all in ns of CLOCK_MONOTONIC, whatever clock drives the timer):
+ *   task sample  = carried + (now - max(prev_sample, task_start))
+ *   MPI sample   = now - max(prev_sample, mpi_enter)
+ * where `carried` is the task time no sample has been charged for yet:
+ * sample_task_end(cost) adds (cost - what samples of that task were charged)
+ * to it.  MPI samples inside a running task (local calls such as receive
+ * posting, which are not events) count as charged to that task.  So the
+ * task weights plus those local-call MPI weights of a rank add up to its
+ * total task time (up to the tail after the last sample of the run), and
+ * each weight sits at a location that was actually executing.
+ * doc/sampling.md has the details.
+ *
+ * Everything reachable from on_sigprof() is async-signal-safe: no malloc,
+ * no stdio, no locks, no dl_iterate_phdr/dladdr (module ranges are computed
+ * at start, module names at export).
+ */
+#define _GNU_SOURCE
+#define UNW_LOCAL_ONLY
+#include <libunwind.h>
+
+#include <dlfcn.h>
+#include <elf.h>
+#include <errno.h>
+#include <limits.h>
+#include <link.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "runtime.h"
+#include "rpfile.h"
+#include "sample.h"
+#include "cct.h"
+#include "itembuf.h"
+#include "pathset.h"
+
+#ifndef sigev_notify_thread_id
+#define sigev_notify_thread_id _sigev_un._tid
+#endif
+
+#define barrier() __asm__ __volatile__("" ::: "memory")
+
+/* ---- state ---------------------------------------------------------------- */
+
+volatile uint32_t rp_sample_sigcount;
+rp_sample_counters rp_sample_cnt;
+#ifdef RP_SAMPLE_TIMING
+/* Benchmark builds only: time spent in the handler for recorded samples. */
+int64_t  rp_sample_handler_ns;
+uint64_t rp_sample_handler_n;
+#endif
+
+static rp_cct   g_cct;
+static rp_cct_cache g_hcache;       /* last path inserted by the handler */
+static rp_cct_cache g_mcache;       /* ... by sample_callsite_node */
+static int      g_cct_ok;
+static int      g_started;          /* sample_start ran (CCT, ranges) */
+static timer_t  g_timer;
+static int      g_timer_ok;
+static int      g_token;            /* our timer's sigev_value.sival_ptr */
+static pid_t    g_main_tid;
+static volatile sig_atomic_t g_running;   /* timer armed: record samples */
+static volatile sig_atomic_t g_cct_busy;  /* main thread writes the CCT */
+static volatile sig_atomic_t g_forked;    /* we are a fork child: never sample */
+
+static int64_t  g_base_period_ns;   /* configured */
+static int64_t  g_cur_period_ns;    /* after adaptive doublings */
+static uint32_t g_thr[3];           /* item-buffer fill thresholds */
+static uint32_t g_next_thr;
+
+static int64_t  g_last_sample_ns;   /* previous sample (any kind) */
+static int64_t  g_carried_ns;       /* task time not charged to a sample yet */
+static int64_t  g_attr_task;        /* task_start_ns of the task being charged */
+static int64_t  g_attr_ns;          /* charged to samples of that task so far */
+static int64_t  g_ended_task = INT64_MIN; /* task_start_ns of the last ended task */
+
+/* rpprof's own executable text (empty when linked into the main program). */
+static uintptr_t g_self_lo, g_self_hi;
+
+/* Executable ranges of MPI-stack libraries, found at start. */
+#define RP_MAX_MPI_RANGES 128
+static struct { uintptr_t lo, hi; } g_mpi_rng[RP_MAX_MPI_RANGES];
+static int g_n_mpi_rng;
+
+/* Unwind fault guard. */
+static __thread volatile sig_atomic_t g_in_unwind
+    __attribute__((tls_model("initial-exec")));
+static sigjmp_buf g_unwind_jmp;
+static struct sigaction g_old_segv, g_old_bus;
+
+pid_t sample_main_tid(void) { return g_main_tid; }
+rp_cct *sample_cct(void) { return g_cct_ok ? &g_cct : NULL; }
+int64_t sample_current_period_ns(void) { return g_running ? g_cur_period_ns : 0; }
+
+void sample_set_self_range(uintptr_t lo, uintptr_t hi)
+{
+    g_self_lo = lo;
+    g_self_hi = hi;
+}
+
+static inline int in_self(uintptr_t pc) { return pc >= g_self_lo && pc < g_self_hi; }
+
+static inline int in_mpi_lib(uintptr_t pc)
+{
+    for (int i = 0; i < g_n_mpi_rng; i++)
+        if (pc >= g_mpi_rng[i].lo && pc < g_mpi_rng[i].hi)
+            return 1;
+    return 0;
+}
+
+/* ---- module ranges (start time, normal context) ------------------------- */
+
+static const char *base_name(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s ? s + 1 : p;
+}
+
+/* Libraries whose frames are "inside MPI" when they sit at the leaf end of
+ * an MPI sample (Open MPI, MPICH and their transports). */
+static int is_mpi_lib_name(const char *path)
+{
+    static const char *const pfx[] = {
+        "libmpi", "libopen-pal", "libopen-rte", "libopen-orted", "libpmix",
+        "libpmi", "mca_", "libmca_", "libucp", "libucs", "libuct", "libucm",
+        "libfabric", "libpsm", "libhcoll", "libmpich", "libmpl", "libhwloc",
+        "libevent", "libibverbs", "librdmacm", "libxpmem", "libknem",
+        "libcuda", "libnccl", "libze_", NULL
+    };
+    const char *b = base_name(path);
+    for (int i = 0; pfx[i]; i++)
+        if (strncmp(b, pfx[i], strlen(pfx[i])) == 0)
+            return 1;
+    return 0;
+}
+
+static int ranges_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    uintptr_t self_pc = (uintptr_t)data;
+    const char *name = info->dlpi_name ? info->dlpi_name : "";
+    uintptr_t lo = UINTPTR_MAX, hi = 0;
+    int contains_self = 0;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
+            continue;
+        uintptr_t a = info->dlpi_addr + ph->p_vaddr, b = a + ph->p_memsz;
+        if (a < lo) lo = a;
+        if (b > hi) hi = b;
+        if (self_pc >= a && self_pc < b)
+            contains_self = 1;
+    }
+    if (hi == 0)
+        return 0;
+    if (contains_self) {
+        /* The sampler linked into the main program (tests, benchmarks):
+         * never strip the program's own frames. */
+        if (name[0] != '\0') {
+            g_self_lo = lo;
+            g_self_hi = hi;
+        }
+    } else if (name[0] && is_mpi_lib_name(name) && g_n_mpi_rng < RP_MAX_MPI_RANGES) {
+        g_mpi_rng[g_n_mpi_rng].lo = lo;
+        g_mpi_rng[g_n_mpi_rng].hi = hi;
+        g_n_mpi_rng++;
+    }
+    return 0;
+}
+
+static void find_ranges(void)
+{
+    g_n_mpi_rng = 0;
+    dl_iterate_phdr(ranges_cb, (void *)(uintptr_t)&find_ranges);
+}
+
+/* ---- unwinding ------------------------------------------------------------ */
+
+/* SIGSEGV/SIGBUS during our unwind: jump back into the SIGPROF handler.
+ * Anything else is handed to whoever had the signal before us.  The guard
+ * is installed once, at sample_start: installing it around every unwind
+ * would cost four sigaction calls (~1.1 us here) per sample. */
+static int g_guard_on;
+
+static void on_fault(int sig, siginfo_t *si, void *uc)
+{
+    if (g_in_unwind) {
+        g_in_unwind = 0;
+        siglongjmp(g_unwind_jmp, 1);
+    }
+    struct sigaction *old = sig == SIGBUS ? &g_old_bus : &g_old_segv;
+    if ((old->sa_flags & SA_SIGINFO) && old->sa_sigaction) {
+        old->sa_sigaction(sig, si, uc);
+    } else if (!(old->sa_flags & SA_SIGINFO) && old->sa_handler != SIG_DFL &&
+               old->sa_handler != SIG_IGN) {
+        old->sa_handler(sig);
+    } else {
+        /* Give the signal back its old action; the faulting instruction is
+         * re-executed and the fault takes its default course (core dump
+         * with the right state). */
+        sigaction(sig, old, NULL);
+    }
+}
+
+static void guard_install(void)
+{
+    if (g_guard_on)
+        return;
+    struct sigaction sa, cur;
+    int ok = 1;
+    for (int k = 0; k < 2; k++) {
+        int sig = k ? SIGBUS : SIGSEGV;
+        struct sigaction *old = k ? &g_old_bus : &g_old_segv;
+        if (sigaction(sig, NULL, &cur) != 0) {
+            ok = 0;
+            continue;
+        }
+        *old = cur;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = on_fault;
+        /* keep an alternate signal stack if the program asked for one */
+        sa.sa_flags = SA_SIGINFO | (cur.sa_flags & SA_ONSTACK);
+        sigemptyset(&sa.sa_mask);
+        if (sigaction(sig, &sa, NULL) != 0)
+            ok = 0;
+    }
+    g_guard_on = ok;
+}
+
+static void guard_remove(void)
+{
+    struct sigaction cur;
+    for (int k = 0; k < 2; k++) {
+        int sig = k ? SIGBUS : SIGSEGV;
+        if (sigaction(sig, NULL, &cur) == 0 && (cur.sa_flags & SA_SIGINFO) &&
+            cur.sa_sigaction == on_fault)
+            sigaction(sig, k ? &g_old_bus : &g_old_segv, NULL);
+    }
+    g_guard_on = 0;
+}
+
+/* Unwind the interrupted context into out[] (leaf first).  The frames of
+ * the handler and the signal trampoline are dropped by locating the
+ * interrupted PC; out[0] is that PC (exact), the rest return addresses.
+ * Returns the number of frames (>= 1 when uc gives a PC). */
+static int take_stack(const ucontext_t *uc, uintptr_t *out)
+{
+    enum { CAP = RP_SAMPLE_MAX_DEPTH + RP_SAMPLE_MAX_SKIP };
+    void *buf[CAP];
+    volatile int n = 0;
+    if (sigsetjmp(g_unwind_jmp, 0) == 0) {
+        g_in_unwind = 1;
+        barrier();
+        n = unw_backtrace(buf, CAP);
+        barrier();
+        g_in_unwind = 0;
+    } else {
+        /* Faulted part-way (rare): the fault signal is still blocked in
+         * this frame; unblock it for the rest of the handler. */
+        sigset_t ss;
+        sigemptyset(&ss);
+        sigaddset(&ss, SIGSEGV);
+        sigaddset(&ss, SIGBUS);
+        sigprocmask(SIG_UNBLOCK, &ss, NULL);
+        n = -1;
+    }
+
+    uintptr_t rip = 0;
+#if defined(__x86_64__)
+    if (uc)
+        rip = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+#elif defined(__aarch64__)
+    if (uc)
+        rip = (uintptr_t)uc->uc_mcontext.pc;
+#endif
+    int start = -1;
+    if (n > 0 && rip) {
+        int lim = n < RP_SAMPLE_MAX_SKIP ? n : RP_SAMPLE_MAX_SKIP;
+        for (int i = 0; i < lim; i++)
+            if ((uintptr_t)buf[i] == rip) {
+                start = i;
+                break;
+            }
+    }
+    if (start < 0) {
+        /* Lost the interrupted frame (or faulted): keep the exact leaf. */
+        rp_sample_cnt.unwind_failures++;
+        if (!rip)
+            return 0;
+        out[0] = rip;
+        return 1;
+    }
+    int m = n - start;
+    if (n == CAP)
+        rp_sample_cnt.stacks_truncated++;
+    if (m > RP_SAMPLE_MAX_DEPTH)
+        m = RP_SAMPLE_MAX_DEPTH;
+    for (int i = 0; i < m; i++)
+        out[i] = (uintptr_t)buf[start + i];
+    /* libunwind may report a final 0 (end of chain): drop it. */
+    while (m > 1 && out[m - 1] == 0)
+        m--;
+    return m;
+}
+
+/* Index of the first frame (leaf first) that is user code in an MPI sample:
+ * everything up to and including the outermost frame in rpprof's text,
+ * then any further MPI-library frames (e.g. Fortran bindings calling our C
+ * wrappers).  Without an rpprof frame, strip leading MPI-library frames. */
+static int mpi_user_start(const uintptr_t *pcs, int n)
+{
+    int cut = -1;
+    if (g_self_hi > g_self_lo)
+        for (int i = 0; i < n; i++)
+            if (in_self(pcs[i]))
+                cut = i;
+    while (cut + 1 < n && in_mpi_lib(pcs[cut + 1]))
+        cut++;
+    return cut + 1;
+}
+
+/* ---- the handler ---------------------------------------------------------- */
+
+static void set_period(int64_t ns)
+{
+    struct itimerspec its;
+    its.it_interval.tv_sec = ns / 1000000000;
+    its.it_interval.tv_nsec = ns % 1000000000;
+    its.it_value = its.it_interval;
+    timer_settime(g_timer, 0, &its, NULL);   /* async-signal-safe */
+}
+
+static void adapt_period(void)
+{
+    uint32_t fill = rp_rt.items.n;
+    int changed = 0;
+    while (g_next_thr < 3 && g_thr[g_next_thr] && fill >= g_thr[g_next_thr]) {
+        g_next_thr++;
+        g_cur_period_ns *= 2;
+        rp_sample_cnt.period_doublings++;
+        changed = 1;
+    }
+    if (changed && g_timer_ok)
+        set_period(g_cur_period_ns);
+}
+
+static void on_sigprof(int sig, siginfo_t *si, void *ucv)
+{
+    (void)sig;
+    int saved_errno = errno;
+    uintptr_t pcs[RP_SAMPLE_MAX_DEPTH];
+
+    if (!si || si->si_code != SI_TIMER || si->si_value.sival_ptr != &g_token)
+        goto out;              /* not our timer's signal */
+    rp_sample_sigcount++;
+    if (si->si_overrun > 0)
+        rp_sample_cnt.timer_overruns += (uint64_t)si->si_overrun;
+    if (!g_running || g_forked || !rp_rt.active || g_cct_busy || !g_cct_ok) {
+        rp_sample_cnt.samples_skipped++;
+        goto out;
+    }
+
+    int64_t now = rp_now_ns();
+    int n = take_stack((const ucontext_t *)ucv, pcs);
+
+    if (rp_rt.in_mpi > 0) {
+        int s = mpi_user_start(pcs, n);
+        uintptr_t fn = CCT_PSEUDO_BIT | (uintptr_t)(uint32_t)rp_rt.cur_fn;
+        uint32_t node = cct_insert_path_cached(&g_cct, &g_hcache, pcs + s,
+                                               (uint32_t)(n - s), fn);
+        int64_t from = g_last_sample_ns > rp_rt.mpi_enter_ns ? g_last_sample_ns
+                                                              : rp_rt.mpi_enter_ns;
+        int64_t w = now > from ? now - from : 0;
+        cct_add(&g_cct, node, RP_MET_MPI, w);
+        int64_t ts = rp_rt.task_start_ns;
+        if (ts != g_ended_task) {
+            /* A local MPI call inside a running task (not an event): its
+             * time is part of the task's cost, so count it as charged,
+             * or the carry would hand it to a task sample as well. */
+            if (g_attr_task != ts) {
+                g_attr_task = ts;
+                g_attr_ns = 0;
+            }
+            g_attr_ns += w;
+        }
+        rp_sample_cnt.samples++;
+        rp_sample_cnt.samples_mpi++;
+    } else {
+        uint32_t node = cct_insert_path_cached(&g_cct, &g_hcache, pcs, (uint32_t)n, 0);
+        int64_t ts = rp_rt.task_start_ns;
+        int64_t from = g_last_sample_ns > ts ? g_last_sample_ns : ts;
+        int64_t wcur = now > from ? now - from : 0;
+        if (g_attr_task != ts) {
+            g_attr_task = ts;
+            g_attr_ns = 0;
+        }
+        g_attr_ns += wcur;
+        int64_t w = g_carried_ns + wcur;
+        g_carried_ns = 0;
+        cct_add(&g_cct, node, RP_MET_RANK, w);
+        rp_sample_cnt.samples++;
+        int32_t i = itembuf_push(&rp_rt.items, node, 0, w);
+        if (i >= 0) {
+            pathset_extend(&rp_rt.ps, rp_rt.rank, (uint16_t)i,
+                           rp_rt.cfg.mode == RP_MODE_PATH ? RP_SUMMARY_PATH
+                                                          : RP_SUMMARY_PROF,
+                           &rp_rt.rng);
+            adapt_period();
+        } else {
+            rp_sample_cnt.samples_dropped++;
+        }
+    }
+    g_last_sample_ns = now;
+#ifdef RP_SAMPLE_TIMING
+    rp_sample_handler_ns += rp_now_ns() - now;
+    rp_sample_handler_n++;
+#endif
+out:
+    errno = saved_errno;
+}
+
+/* ---- hooks ------------------------------------------------------------------ */
+
+void sample_task_end(int64_t task_cost_ns)
+{
+    /* in_mpi > 0, so the handler never touches g_carried_ns now; once
+     * g_ended_task names this task it leaves g_attr_* alone as well. */
+    int64_t ts = rp_rt.task_start_ns;
+    g_ended_task = ts;
+    barrier();
+    int64_t charged = g_attr_task == ts ? g_attr_ns : 0;
+    if (task_cost_ns > charged)
+        g_carried_ns += task_cost_ns - charged;
+    g_attr_task = INT64_MIN;
+    g_attr_ns = 0;
+}
+
+static void atfork_child(void)
+{
+    /* POSIX timers are not inherited; make sure nothing samples anyway. */
+    g_forked = 1;
+    g_running = 0;
+    g_timer_ok = 0;
+    rp_rt.active = 0;
+}
+
+static uint32_t env_u32(const char *name, uint32_t dflt)
+{
+    const char *s = getenv(name);
+    if (!s || !*s)
+        return dflt;
+    char *end;
+    errno = 0;
+    unsigned long v = strtoul(s, &end, 10);
+    if (errno || *end || v == 0 || v > UINT32_MAX) {
+        rp_warn(0, "%s=%s is invalid (expected an integer 2..%u); using %u",
+                name, s, (unsigned)CCT_MAX_CAP, dflt);
+        return dflt;
+    }
+    return (uint32_t)v;
+}
+
+static void set_thresholds(void)
+{
+    uint32_t cap = rp_rt.items.cap;
+    g_thr[0] = cap / 2;
+    g_thr[1] = cap - cap / 4;
+    g_thr[2] = cap - cap / 8;
+    g_next_thr = 0;
+}
+
+int sample_start(const rp_config *cfg)
+{
+    static int atfork_done;
+    if (g_forked)
+        return -1;
+    if (!g_started) {
+        g_main_tid = gettid();
+        if (!atfork_done) {
+            pthread_atfork(NULL, NULL, atfork_child);
+            atfork_done = 1;
+        }
+        find_ranges();
+        uint32_t cap = env_u32("RP_CCT_NODES", CCT_DEFAULT_CAP);
+        if (cct_init(&g_cct, cap, RP_MET_PATH0 + (cfg->k ? cfg->k : 1)) == 0)
+            g_cct_ok = 1;
+        else
+            rp_warn(0, "cannot map the calling-context tree (%u nodes): %s; "
+                    "sampling is off", cap, strerror(errno));
+        g_attr_task = INT64_MIN;
+        g_started = 1;
+    }
+    if (cfg->period_us == 0 || g_running)
+        return 0;
+    if (!g_cct_ok)
+        return -1;
+
+    struct sigaction old;
+    sigaction(SIGPROF, NULL, &old);
+    if ((old.sa_flags & SA_SIGINFO) ? old.sa_sigaction != on_sigprof
+                                    : (old.sa_handler != SIG_DFL &&
+                                       old.sa_handler != SIG_IGN)) {
+        rp_warn(0, "the program has its own SIGPROF handler; sampling is off");
+        return -1;
+    }
+
+    unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_PER_THREAD);
+    {   /* warm libunwind (lazy init, per-thread cache) outside the handler */
+        void *buf[64];
+        (void)unw_backtrace(buf, 64);
+    }
+
+    guard_install();
+
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_sigprof;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(SIGPROF, &sa, NULL) != 0) {
+        rp_warn(0, "sigaction(SIGPROF): %s; sampling is off", strerror(errno));
+        return -1;
+    }
+
+    clockid_t clk = CLOCK_MONOTONIC;
+    if (cfg->clock == RP_CLOCK_CPU)
+        clk = CLOCK_THREAD_CPUTIME_ID;   /* the calling (main) thread's CPU time */
+    struct sigevent sev;
+    memset(&sev, 0, sizeof sev);
+    sev.sigev_notify = SIGEV_THREAD_ID;
+    sev.sigev_signo = SIGPROF;
+    sev.sigev_value.sival_ptr = &g_token;
+    sev.sigev_notify_thread_id = g_main_tid;
+    if (timer_create(clk, &sev, &g_timer) != 0) {
+        rp_warn(0, "timer_create: %s; sampling is off", strerror(errno));
+        return -1;
+    }
+    g_timer_ok = 1;
+    g_base_period_ns = g_cur_period_ns = (int64_t)cfg->period_us * 1000;
+    set_thresholds();
+    g_last_sample_ns = rp_now_ns();
+    barrier();
+    g_running = 1;
+    set_period(g_cur_period_ns);
+    return 0;
+}
+
+void sample_phase_reset(void)
+{
+    if (!g_running)
+        return;
+    set_thresholds();
+    if (g_cur_period_ns != g_base_period_ns) {
+        g_cur_period_ns = g_base_period_ns;
+        set_period(g_cur_period_ns);
+    }
+}
+
+void sample_stop(void)
+{
+    if (!g_timer_ok)
+        return;
+    g_running = 0;
+    barrier();
+    timer_delete(g_timer);
+    g_timer_ok = 0;
+    guard_remove();
+    /* The handler stays installed: a SIGPROF still pending is ignored
+     * instead of killing the process with the default action. */
+}
+
+void sample_commit_item(void *ctx, uint32_t path, const rp_item *item, uint32_t idx)
+{
+    (void)ctx;
+    (void)idx;
+    if (g_cct_ok && item)
+        cct_add(&g_cct, item->node, RP_MET_PATH0 + path, item->value_ns);
+}
+
+uint32_t sample_callsite_node(void)
+{
+    if (!g_cct_ok)
+        return CCT_ROOT;
+    void *buf[RP_SAMPLE_MAX_DEPTH];
+    uintptr_t pcs[RP_SAMPLE_MAX_DEPTH];
+    g_cct_busy = 1;
+    barrier();
+    int n = unw_backtrace(buf, RP_SAMPLE_MAX_DEPTH);
+    for (int i = 0; i < n; i++)
+        pcs[i] = (uintptr_t)buf[i];
+    /* Frame 0 is this function: it is ours even when we are linked into
+     * the program, so skip it explicitly. */
+    int s = n > 0 ? 1 : 0;
+    int u = mpi_user_start(pcs, n);
+    if (u > s)
+        s = u;
+    uintptr_t fn = CCT_PSEUDO_BIT | (uintptr_t)(uint32_t)rp_rt.cur_fn;
+    uint32_t node = cct_insert_path_cached(&g_cct, &g_mcache, pcs + s,
+                                           (uint32_t)(n - s), fn);
+    barrier();
+    g_cct_busy = 0;
+    return node;
+}
+
+/* ---- export at Finalize (normal context) ------------------------------------ */
+
+typedef struct mod_info {
+    char     *path;
+    uintptr_t base;
+    uintptr_t seg_lo[16], seg_hi[16];
+    int       nseg;
+    uint8_t   build_id[64];
+    uint32_t  build_id_len;
+    uint32_t  out_index;   /* UINT32_MAX until referenced */
+} mod_info;
+
+typedef struct mod_list {
+    mod_info *m;
+    size_t    n, cap;
+    int       oom;
+} mod_list;
+
+static void read_build_id(const struct dl_phdr_info *info, mod_info *mi)
+{
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_NOTE)
+            continue;
+        const char *p = (const char *)(info->dlpi_addr + ph->p_vaddr);
+        const char *end = p + ph->p_memsz;
+        size_t align = ph->p_align == 8 ? 8 : 4;
+        while (p + sizeof(ElfW(Nhdr)) <= end) {
+            const ElfW(Nhdr) *nh = (const ElfW(Nhdr) *)p;
+            size_t nsz = (nh->n_namesz + align - 1) & ~(align - 1);
+            size_t dsz = (nh->n_descsz + align - 1) & ~(align - 1);
+            const char *name = p + sizeof *nh;
+            const char *desc = name + nsz;
+            if (desc + nh->n_descsz > end)
+                break;
+            if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 &&
+                memcmp(name, "GNU", 4) == 0 && nh->n_descsz > 0) {
+                uint32_t len = nh->n_descsz < 64 ? nh->n_descsz : 64;
+                memcpy(mi->build_id, desc, len);
+                mi->build_id_len = len;
+                return;
+            }
+            p = desc + dsz;
+        }
+    }
+}
+
+static int export_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    mod_list *ml = data;
+    if (ml->n == ml->cap) {
+        size_t nc = ml->cap ? ml->cap * 2 : 32;
+        mod_info *nm = realloc(ml->m, nc * sizeof *nm);
+        if (!nm) {
+            ml->oom = 1;
+            return 1;
+        }
+        ml->m = nm;
+        ml->cap = nc;
+    }
+    mod_info *mi = &ml->m[ml->n];
+    memset(mi, 0, sizeof *mi);
+    mi->out_index = UINT32_MAX;
+    mi->base = info->dlpi_addr;
+    for (int i = 0; i < info->dlpi_phnum && mi->nseg < 16; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD)
+            continue;
+        mi->seg_lo[mi->nseg] = info->dlpi_addr + ph->p_vaddr;
+        mi->seg_hi[mi->nseg] = info->dlpi_addr + ph->p_vaddr + ph->p_memsz;
+        mi->nseg++;
+    }
+    if (mi->nseg == 0)
+        return 0;
+    const char *name = info->dlpi_name ? info->dlpi_name : "";
+    char rp[PATH_MAX];
+    if (name[0] == '\0') {
+        ssize_t k = readlink("/proc/self/exe", rp, sizeof rp - 1);
+        if (k > 0) {
+            rp[k] = '\0';
+            mi->path = strdup(rp);
+        } else {
+            mi->path = strdup("[main]");
+        }
+    } else if (realpath(name, rp)) {
+        mi->path = strdup(rp);
+    } else {
+        mi->path = strdup(name);   /* e.g. linux-vdso.so.1 */
+    }
+    if (!mi->path) {
+        ml->oom = 1;
+        return 1;
+    }
+    read_build_id(info, mi);
+    ml->n++;
+    return 0;
+}
+
+static mod_info *find_mod(mod_list *ml, uintptr_t pc)
+{
+    for (size_t i = 0; i < ml->n; i++)
+        for (int s = 0; s < ml->m[i].nseg; s++)
+            if (pc >= ml->m[i].seg_lo[s] && pc < ml->m[i].seg_hi[s])
+                return &ml->m[i];
+    return NULL;
+}
+
+static const char *const g_counter_names[] = {
+    "samples", "samples_mpi", "samples_dropped", "samples_skipped",
+    "unwind_failures", "stacks_truncated", "cct_full", "period_doublings",
+    "timer_overruns",
+};
+
+int sample_export(struct rp_rankdata *d)
+{
+    int rc = -1;
+    mod_list ml = { 0 };
+    uint32_t n_nodes = g_cct_ok ? cct_count(&g_cct) : 1;
+    uint32_t n_met = g_cct_ok ? g_cct.n_metrics : RP_MET_PATH0 + (d->k ? d->k : 1);
+
+    d->nodes = calloc(n_nodes, sizeof *d->nodes);
+    d->metrics = calloc((size_t)n_nodes * n_met, sizeof *d->metrics);
+    if (!d->nodes || !d->metrics)
+        goto fail;
+    d->n_nodes = n_nodes;
+    d->n_metrics = n_met;
+    d->nodes[0].parent = UINT32_MAX;
+    d->nodes[0].module = RP_MOD_ROOT;
+    d->nodes[0].offset = 0;
+
+    dl_iterate_phdr(export_cb, &ml);
+    if (ml.oom)
+        goto fail;
+
+    int nf = rp_fn_count();
+    if (nf < 0)
+        nf = 0;
+
+    uint32_t n_used = 0;
+    for (uint32_t i = 1; i < n_nodes; i++) {
+        const rp_cct_node *cn = &g_cct.nodes[i];
+        rp_cctnode *dn = &d->nodes[i];
+        dn->parent = cn->parent;
+        if (cn->pc & CCT_PSEUDO_BIT) {
+            uint64_t fn = cn->pc & ~CCT_PSEUDO_BIT;
+            if (fn < (uint64_t)nf) {
+                dn->module = RP_MOD_MPI;
+                dn->offset = fn;
+            } else {   /* cur_fn was not a valid id */
+                dn->module = RP_MOD_UNKNOWN;
+                dn->offset = 0;
+            }
+            continue;
+        }
+        mod_info *mi = find_mod(&ml, cn->pc);
+        if (!mi && cn->pc > 0)
+            mi = find_mod(&ml, cn->pc - 1);   /* return address past the end */
+        if (!mi) {
+            dn->module = RP_MOD_UNKNOWN;      /* unloaded module */
+            dn->offset = cn->pc;
+            continue;
+        }
+        if (mi->out_index == UINT32_MAX)
+            mi->out_index = n_used++;
+        dn->module = mi->out_index;
+        dn->offset = cn->pc - mi->base;
+    }
+    if (g_cct_ok)
+        memcpy(d->metrics, g_cct.metrics, (size_t)n_nodes * n_met * sizeof(int64_t));
+
+    d->modules = calloc(n_used ? n_used : 1, sizeof *d->modules);
+    if (!d->modules)
+        goto fail;
+    for (size_t i = 0; i < ml.n; i++) {
+        mod_info *mi = &ml.m[i];
+        if (mi->out_index == UINT32_MAX)
+            continue;
+        rp_module *m = &d->modules[mi->out_index];
+        m->path = mi->path;
+        mi->path = NULL;
+        memcpy(m->build_id, mi->build_id, sizeof m->build_id);
+        m->build_id_len = mi->build_id_len;
+    }
+    d->n_modules = n_used;
+
+    d->mpi_names = calloc(nf ? (size_t)nf : 1, sizeof *d->mpi_names);
+    if (!d->mpi_names)
+        goto fail;
+    for (int i = 0; i < nf; i++) {
+        const char *s = rp_fn_name(i);
+        d->mpi_names[i] = strdup(s ? s : "?");
+        if (!d->mpi_names[i])
+            goto fail;
+    }
+    d->n_mpi_names = (uint32_t)nf;
+
+    const uint64_t vals[] = {
+        rp_sample_cnt.samples, rp_sample_cnt.samples_mpi,
+        rp_sample_cnt.samples_dropped, rp_sample_cnt.samples_skipped,
+        rp_sample_cnt.unwind_failures, rp_sample_cnt.stacks_truncated,
+        g_cct_ok ? g_cct.full : 0, rp_sample_cnt.period_doublings,
+        rp_sample_cnt.timer_overruns,
+    };
+    enum { NC = sizeof vals / sizeof vals[0] };
+    _Static_assert(sizeof g_counter_names / sizeof g_counter_names[0] == NC,
+                   "counter names");
+    d->counters = calloc(NC, sizeof *d->counters);
+    if (!d->counters)
+        goto fail;
+    for (uint32_t i = 0; i < NC; i++) {
+        strncpy(d->counters[i].name, g_counter_names[i], sizeof d->counters[i].name - 1);
+        d->counters[i].value = vals[i];
+    }
+    d->n_counters = NC;
+    rc = 0;
+fail:
+    for (size_t i = 0; i < ml.n; i++)
+        free(ml.m[i].path);
+    free(ml.m);
+    if (rc != 0)
+        rp_warn(1, "cannot export the calling-context tree: out of memory");
+    return rc;
+}

@@ -1,0 +1,64 @@
+/* sample.h - internals shared by the sampler (sample.c), the sleep
+ * wrappers (sleepwrap.c), tests and the benchmark.  The runtime-facing
+ * hooks (sample_start, sample_stop, ...) are declared in runtime.h. */
+#ifndef RP_SAMPLE_H
+#define RP_SAMPLE_H
+
+#include <signal.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "cct.h"
+
+/* Deepest user call path kept per sample (innermost frames win). */
+#define RP_SAMPLE_MAX_DEPTH 256
+/* Most handler/trampoline frames skipped above the interrupted PC. */
+#define RP_SAMPLE_MAX_SKIP  16
+
+/* Incremented by the SIGPROF handler each time our timer's signal is
+ * delivered (whether or not a sample was recorded).  The sleep wrappers
+ * compare it around a sleep to tell our interruptions from others. */
+extern volatile uint32_t rp_sample_sigcount;
+
+/* Thread id of the thread that called sample_start (the only thread our
+ * timer signals), 0 before. */
+pid_t sample_main_tid(void);
+
+/* Counters (also exported into the rank file by sample_export). */
+typedef struct rp_sample_counters {
+    uint64_t samples;           /* samples recorded in the CCT (task + MPI) */
+    uint64_t samples_mpi;       /* ... of which inside MPI / rpprof */
+    uint64_t samples_dropped;   /* task samples not pushed: item buffer full */
+    uint64_t samples_skipped;   /* signals ignored: not active / CCT busy */
+    uint64_t unwind_failures;   /* unwind faulted or lost the interrupted PC */
+    uint64_t stacks_truncated;  /* deeper than RP_SAMPLE_MAX_DEPTH */
+    uint64_t period_doublings;  /* adaptive sampling steps */
+    uint64_t timer_overruns;    /* expirations merged by the kernel */
+} rp_sample_counters;
+extern rp_sample_counters rp_sample_cnt;
+#ifdef RP_SAMPLE_TIMING
+/* Benchmark builds (-DRP_SAMPLE_TIMING): ns spent in the handler from the
+ * sample's timestamp to its end (unwind + CCT + buffer + summaries). */
+extern int64_t  rp_sample_handler_ns;
+extern uint64_t rp_sample_handler_n;
+#endif
+
+/* The rank's CCT (NULL before sample_start). */
+rp_cct *sample_cct(void);
+
+/* Path/trace mode helper for the MPI layer (not for the handler): the
+ * calling context of the current MPI call, i.e. the caller's stack with the
+ * frames of rpprof and the MPI libraries stripped, plus a pseudo-frame leaf
+ * for rp_rt.cur_fn.  Returns the CCT node, or CCT_ROOT if there is no CCT.
+ * Samples arriving meanwhile are skipped (counted), never corrupt the tree.
+ * Cost: one unw_backtrace (~0.3 us) + a hash lookup per frame. */
+uint32_t sample_callsite_node(void);
+
+/* Current sampling period in ns (0 = not sampling). */
+int64_t sample_current_period_ns(void);
+
+/* Testing aid: strip frames lying in [lo, hi) as if they were rpprof's own
+ * text (the real range is found at sample_start; it is empty when the
+ * sampler is linked into the main program, e.g. in tests). */
+void sample_set_self_range(uintptr_t lo, uintptr_t hi);
+
+#endif

@@ -12,7 +12,7 @@ import sys
 
 KINDS = {"event", "send", "isend", "recv", "irecv", "psend_init", "precv_init",
          "coll_all", "coll_in", "coll_out", "coll_scan", "comm_new",
-         "comm_free", "custom"}
+         "comm_free", "custom", "nbc_all", "nbc_in", "nbc_out", "nbc_scan"}
 LINE = re.compile(r"^(\w+)\s+(MPI_\w+)\s*\((.*)\)\s*$")
 
 
@@ -91,6 +91,14 @@ def body(kind, name, args):
         need(args, name, "root", "comm")
         return ["    rp_enter(%s);" % fid, "    int rc = %s;" % call,
                 "    if (rc == MPI_SUCCESS) rp_hook_%s(root, comm);" % kind,
+                "    rp_leave();"]
+    if kind.startswith("nbc_"):
+        need(args, name, "comm", "request")
+        root = "root" if "root" in args else "-1"
+        kconst = {"nbc_all": "RP_COLL_ALL", "nbc_in": "RP_COLL_IN",
+                  "nbc_out": "RP_COLL_OUT", "nbc_scan": "RP_COLL_SCAN"}[kind]
+        return ["    rp_enter(%s);" % fid, "    int rc = %s;" % call,
+                "    if (rc == MPI_SUCCESS) rp_hook_nbc(%s, %s, comm, *request);" % (kconst, root),
                 "    rp_leave();"]
     if kind == "comm_new":
         need(args, name, "newcomm")

@@ -15,7 +15,10 @@
  * initial-exec TLS is safe in a library loaded at start-up (LD_PRELOAD). */
 extern __thread int rp_tls_main __attribute__((tls_model("initial-exec")));
 
-static inline int rp_active(void) { return rp_rt.active && rp_tls_main; }
+/* Profile this call?  Not before MPI_Init / after MPI_Finalize, not on
+ * other threads, and not when we are already inside a wrapper: an MPI whose
+ * Fortran binding calls the C MPI_* symbol must not count the call twice. */
+static inline int rp_active(void) { return rp_rt.active && rp_tls_main && !rp_rt.in_mpi; }
 
 #define rp_compiler_barrier() __asm__ __volatile__("" ::: "memory")
 
@@ -71,6 +74,8 @@ void rp_hook_coll_all(MPI_Comm comm);
 void rp_hook_coll_scan(MPI_Comm comm);
 void rp_hook_coll_in(int root, MPI_Comm comm);
 void rp_hook_coll_out(int root, MPI_Comm comm);
+/* Non-blocking collectives (wrap_coll.c): kind RP_COLL_*, root or -1. */
+void rp_hook_nbc(int kind, int root, MPI_Comm comm, MPI_Request req);
 /* Communicators (comm.c). */
 void rp_hook_comm_new(MPI_Comm comm);
 void rp_hook_comm_free(MPI_Comm comm);

@@ -9,7 +9,8 @@
 #include "comm.h"
 #include "proto.h"
 
-enum { RQ_RECV = 1, RQ_PSEND = 2 };
+enum { RQ_RECV = 1, RQ_PSEND = 2, RQ_NBC = 3 };
+struct rp_nbc;   /* a non-blocking collective's path exchange (wrap_coll.c) */
 
 typedef struct rp_req {
     MPI_Request   handle;
@@ -21,6 +22,7 @@ typedef struct rp_req {
     int           tag;
     rp_comm      *comm;
     rp_prepost   *pp;          /* pre-posted path-set receive, or NULL */
+    struct rp_nbc *nbc;        /* RQ_NBC: the path exchange in flight */
 } rp_req;
 
 rp_req  *reqtab_find(MPI_Request r);
@@ -35,3 +37,8 @@ void     reqtab_foreach(void (*fn)(rp_req *e));
 /* A tracked request completed with status st (never MPI_STATUS_IGNORE):
  * join a receive's path-set, forget a non-persistent request.  wrap_p2p.c */
 void rp_req_completed(rp_req *e, MPI_Status *st);
+/* wrap_coll.c: complete a non-blocking collective's path exchange and join
+ * (join = 0: the user freed the request; just finish and forget). */
+void rp_nbc_complete(struct rp_nbc *x, int join);
+/* At Finalize: finish exchanges whose requests the user freed. */
+void rp_nbc_finalize(void);

@@ -23,6 +23,9 @@
 #define TAG_MODS RP_TAG('M', 'O', 'D', 'S')
 #define TAG_MPIN RP_TAG('M', 'P', 'I', 'N')
 #define TAG_CCT  RP_TAG('C', 'C', 'T', ' ')
+#define TAG_TASK RP_TAG('T', 'A', 'S', 'K')
+#define TAG_PSUM RP_TAG('P', 'S', 'U', 'M')
+#define TAG_EDGE RP_TAG('E', 'D', 'G', 'E')
 
 #define MAX_NRANKS     (1u << 28)
 #define MAX_MODULES    65536u
@@ -31,6 +34,11 @@
 #define MAX_MPI_NAME   255u
 #define NODE_BYTES     16u   /* parent, module, offset */
 #define ENTRY_BYTES    16u   /* node, column, value */
+#define TASK_BYTES     56u   /* rp_task as encoded (doc/formats.md, TASK) */
+#define PSUM_BYTES     32u   /* a path summary's header (PSUM) */
+#define IV_BYTES       12u   /* rank, low, high */
+#define EDGE_BYTES     56u   /* an edge (EDGE) */
+#define MAX_PATHSUMS   (1u << 30)
 
 static void seterr(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -42,6 +50,100 @@ static void seterr(char *err, size_t errlen, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(err, errlen, fmt, ap);
     va_end(ap);
+}
+
+/* Tasks, path summaries and edges (path and trace modes). */
+static int validate_paths(const rp_rankdata *d, char *err, size_t errlen)
+{
+    if ((d->n_tasks && !d->tasks) || (d->n_pathsums && !d->pathsums) ||
+        (d->n_edges && !d->edges)) {
+        seterr(err, errlen, "task, path or edge table missing");
+        return -1;
+    }
+    if (d->n_tasks > d->n_events) {
+        seterr(err, errlen, "%llu tasks but only %llu events",
+               (unsigned long long)d->n_tasks, (unsigned long long)d->n_events);
+        return -1;
+    }
+    for (uint64_t i = 0; i < d->n_tasks; i++) {
+        const rp_task *t = &d->tasks[i];
+        const char *why = NULL;
+        if (t->event == 0 || t->event >= d->n_events)
+            why = "event out of range";
+        else if (i > 0 && t->event <= d->tasks[i - 1].event)
+            why = "events not increasing";
+        else if (i > 0 && t->phase < d->tasks[i - 1].phase)
+            why = "phases decreasing";
+        else if (t->start_fn >= d->n_mpi_names || t->end_fn >= d->n_mpi_names)
+            why = "MPI function id out of range";
+        else if (t->callsite >= d->n_nodes)
+            why = "call site node out of range";
+        else if (t->msg_src != RP_NO_RANK && t->msg_src >= d->nranks)
+            why = "message source rank out of range";
+        else if (t->cost_ns < 0)
+            why = "negative cost";
+        if (why) {
+            seterr(err, errlen, "task %llu (event %llu): %s", (unsigned long long)i,
+                   (unsigned long long)t->event, why);
+            return -1;
+        }
+    }
+    for (uint32_t i = 0; i < d->n_pathsums; i++) {
+        const rp_pathsum *ps = &d->pathsums[i];
+        const rp_pathsum *pv = i ? &d->pathsums[i - 1] : NULL;
+        const char *why = NULL;
+        if (ps->path >= d->k)
+            why = "path number not below k";
+        else if (pv && (ps->phase < pv->phase || (ps->phase == pv->phase && ps->path <= pv->path)))
+            why = "not in (phase, path) order";
+        else if (ps->cost_ns < 0)
+            why = "negative cost";
+        else if (ps->n_iv && !ps->iv)
+            why = "intervals missing";
+        for (uint32_t v = 0; !why && v < ps->n_iv; v++) {
+            if (ps->iv[v].rank >= d->nranks)
+                why = "interval rank out of range";
+            else if (ps->iv[v].low > ps->iv[v].high)
+                why = "interval low > high";
+        }
+        if (why) {
+            seterr(err, errlen, "path summary %u (phase %llu, path %u): %s", i,
+                   (unsigned long long)ps->phase, ps->path, why);
+            return -1;
+        }
+    }
+    for (uint64_t i = 0; i < d->n_edges; i++) {
+        const rp_edge *e = &d->edges[i];
+        const char *why = NULL;
+        if (e->event == 0 || e->event >= d->n_events)
+            why = "event out of range";
+        else if (i > 0 && e->event < d->edges[i - 1].event)
+            why = "events decreasing";
+        else if (e->kind == RP_EDGE_MSG) {
+            if (e->peer >= d->nranks)
+                why = "peer rank out of range";
+        } else if (e->kind == RP_EDGE_COLL) {
+            if (e->coll_kind < RP_COLL_ALL || e->coll_kind > RP_COLL_SCAN)
+                why = "unknown collective kind";
+            else if (e->size == 0 || e->size > d->nranks)
+                why = "collective size out of range";
+            else if ((e->coll_kind == RP_COLL_IN || e->coll_kind == RP_COLL_OUT) &&
+                     e->root >= d->nranks)
+                why = "collective root out of range";
+            else if (e->coll_kind == RP_COLL_SCAN && e->root >= e->size)
+                why = "scan position out of range";
+            else if (e->phase_end > 1)
+                why = "bad phase-end flag";
+        } else {
+            why = "unknown edge kind";
+        }
+        if (why) {
+            seterr(err, errlen, "edge %llu (event %llu): %s", (unsigned long long)i,
+                   (unsigned long long)e->event, why);
+            return -1;
+        }
+    }
+    return 0;
 }
 
 /* ---- validation shared by writer and reader ---------------------------- */
@@ -156,6 +258,8 @@ int rpfile_validate(const rp_rankdata *d, char *err, size_t errlen)
             return -1;
         }
     }
+    if (validate_paths(d, err, errlen) != 0)
+        return -1;
     return 0;
 }
 
@@ -205,6 +309,71 @@ static void enc_cct(rpenc *e, const rp_rankdata *d)
     rpenc_section_end(e, s);
 }
 
+static void enc_tasks(rpenc *e, const rp_rankdata *d)
+{
+    size_t s = rpenc_section_begin(e, TAG_TASK);
+    rpenc_u64(e, d->n_events);
+    rpenc_u64(e, d->n_tasks);
+    for (uint64_t i = 0; i < d->n_tasks; i++) {
+        const rp_task *t = &d->tasks[i];
+        rpenc_u64(e, t->phase);
+        rpenc_u64(e, t->event);
+        rpenc_u32(e, t->idx);
+        rpenc_u16(e, t->start_fn);
+        rpenc_u16(e, t->end_fn);
+        rpenc_i64(e, t->cost_ns);
+        rpenc_u32(e, t->callsite);
+        rpenc_u32(e, t->msg_src);
+        rpenc_u32(e, t->msg_bytes);
+        rpenc_u32(e, 0);
+        rpenc_u64(e, t->path_mask);
+    }
+    rpenc_section_end(e, s);
+}
+
+static void enc_pathsums(rpenc *e, const rp_rankdata *d)
+{
+    size_t s = rpenc_section_begin(e, TAG_PSUM);
+    rpenc_u32(e, d->n_pathsums);
+    rpenc_u32(e, 0);
+    for (uint32_t i = 0; i < d->n_pathsums; i++) {
+        const rp_pathsum *p = &d->pathsums[i];
+        rpenc_u64(e, p->phase);
+        rpenc_u32(e, p->path);
+        rpenc_u32(e, p->flags);
+        rpenc_i64(e, p->cost_ns);
+        rpenc_u32(e, p->n_evicted);
+        rpenc_u32(e, p->n_iv);
+        for (uint32_t v = 0; v < p->n_iv; v++) {
+            rpenc_u32(e, p->iv[v].rank);
+            rpenc_u32(e, p->iv[v].low);
+            rpenc_u32(e, p->iv[v].high);
+        }
+    }
+    rpenc_section_end(e, s);
+}
+
+static void enc_edges(rpenc *e, const rp_rankdata *d)
+{
+    size_t s = rpenc_section_begin(e, TAG_EDGE);
+    rpenc_u64(e, d->n_edges);
+    for (uint64_t i = 0; i < d->n_edges; i++) {
+        const rp_edge *g = &d->edges[i];
+        rpenc_u32(e, g->kind);
+        rpenc_u32(e, g->bytes);
+        rpenc_u64(e, g->event);
+        rpenc_u32(e, g->peer);
+        rpenc_u32(e, g->coll_kind);
+        rpenc_u64(e, g->peer_event);
+        rpenc_u64(e, g->coll_id);
+        rpenc_u32(e, g->root);
+        rpenc_u32(e, g->size);
+        rpenc_u32(e, g->phase_end);
+        rpenc_u32(e, 0);
+    }
+    rpenc_section_end(e, s);
+}
+
 int rpfile_write(const char *path, const rp_rankdata *d)
 {
     if (!path || !d || rpfile_validate(d, NULL, 0) != 0) {
@@ -240,6 +409,13 @@ int rpfile_write(const char *path, const rp_rankdata *d)
     rpenc_section_end(&e, s);
 
     enc_cct(&e, d);
+    /* Path and trace modes only: a prof-mode file has none of them. */
+    if (d->n_events || d->n_tasks)
+        enc_tasks(&e, d);
+    if (d->n_pathsums)
+        enc_pathsums(&e, d);
+    if (d->n_edges)
+        enc_edges(&e, d);
     rpenc_finish(&e);
     if (e.failed) {
         rpenc_free(&e);
@@ -404,6 +580,124 @@ static int dec_cct(const rp_section *s, rp_rankdata *d, char *err, size_t errlen
     return 0;
 }
 
+static int dec_tasks(const rp_section *s, rp_rankdata *d, char *err, size_t errlen)
+{
+    rpdec r;
+    rpdec_init(&r, s->p, s->len);
+    d->n_events = rpdec_u64(&r);
+    uint64_t n = rpdec_u64(&r);
+    if (r.failed || n != rpdec_left(&r) / TASK_BYTES || rpdec_left(&r) % TASK_BYTES) {
+        seterr(err, errlen, "corrupt TASK section (%llu tasks do not fit %zu bytes)",
+               (unsigned long long)n, rpdec_left(&r));
+        return -1;
+    }
+    d->tasks = malloc((size_t)(n ? n : 1) * sizeof *d->tasks);
+    if (!d->tasks) {
+        seterr(err, errlen, "out of memory for %llu tasks", (unsigned long long)n);
+        return -1;
+    }
+    d->n_tasks = n;
+    for (uint64_t i = 0; i < n; i++) {
+        rp_task *t = &d->tasks[i];
+        t->phase = rpdec_u64(&r);
+        t->event = rpdec_u64(&r);
+        t->idx = rpdec_u32(&r);
+        t->start_fn = rpdec_u16(&r);
+        t->end_fn = rpdec_u16(&r);
+        t->cost_ns = rpdec_i64(&r);
+        t->callsite = rpdec_u32(&r);
+        t->msg_src = rpdec_u32(&r);
+        t->msg_bytes = rpdec_u32(&r);
+        t->reserved = 0;
+        (void)rpdec_u32(&r);
+        t->path_mask = rpdec_u64(&r);
+    }
+    return 0;
+}
+
+static int dec_pathsums(const rp_section *s, rp_rankdata *d, char *err, size_t errlen)
+{
+    rpdec r;
+    rpdec_init(&r, s->p, s->len);
+    uint32_t n = rpdec_u32(&r);
+    (void)rpdec_u32(&r);
+    if (r.failed || n > MAX_PATHSUMS || (uint64_t)n * PSUM_BYTES > rpdec_left(&r)) {
+        seterr(err, errlen, "corrupt PSUM section (count %u)", n);
+        return -1;
+    }
+    d->pathsums = calloc(n ? n : 1, sizeof *d->pathsums);
+    if (!d->pathsums) {
+        seterr(err, errlen, "out of memory for %u path summaries", n);
+        return -1;
+    }
+    d->n_pathsums = n;
+    for (uint32_t i = 0; i < n; i++) {
+        rp_pathsum *p = &d->pathsums[i];
+        p->phase = rpdec_u64(&r);
+        p->path = rpdec_u32(&r);
+        p->flags = rpdec_u32(&r);
+        p->cost_ns = rpdec_i64(&r);
+        p->n_evicted = rpdec_u32(&r);
+        uint32_t niv = rpdec_u32(&r);
+        /* the remaining summaries need PSUM_BYTES each as well */
+        uint64_t need = (uint64_t)niv * IV_BYTES + (uint64_t)(n - 1 - i) * PSUM_BYTES;
+        if (r.failed || need > rpdec_left(&r)) {
+            seterr(err, errlen, "corrupt PSUM section (summary %u: %u intervals)", i, niv);
+            return -1;
+        }
+        p->iv = malloc((size_t)(niv ? niv : 1) * sizeof *p->iv);
+        if (!p->iv) {
+            seterr(err, errlen, "out of memory for intervals");
+            return -1;
+        }
+        p->n_iv = niv;
+        for (uint32_t v = 0; v < niv; v++) {
+            p->iv[v].rank = rpdec_u32(&r);
+            p->iv[v].low = rpdec_u32(&r);
+            p->iv[v].high = rpdec_u32(&r);
+        }
+    }
+    if (r.failed || rpdec_left(&r) != 0) {
+        seterr(err, errlen, "corrupt PSUM section (%zu bytes left over)", rpdec_left(&r));
+        return -1;
+    }
+    return 0;
+}
+
+static int dec_edges(const rp_section *s, rp_rankdata *d, char *err, size_t errlen)
+{
+    rpdec r;
+    rpdec_init(&r, s->p, s->len);
+    uint64_t n = rpdec_u64(&r);
+    if (r.failed || n != rpdec_left(&r) / EDGE_BYTES || rpdec_left(&r) % EDGE_BYTES) {
+        seterr(err, errlen, "corrupt EDGE section (%llu edges do not fit %zu bytes)",
+               (unsigned long long)n, rpdec_left(&r));
+        return -1;
+    }
+    d->edges = malloc((size_t)(n ? n : 1) * sizeof *d->edges);
+    if (!d->edges) {
+        seterr(err, errlen, "out of memory for %llu edges", (unsigned long long)n);
+        return -1;
+    }
+    d->n_edges = n;
+    for (uint64_t i = 0; i < n; i++) {
+        rp_edge *g = &d->edges[i];
+        g->kind = rpdec_u32(&r);
+        g->bytes = rpdec_u32(&r);
+        g->event = rpdec_u64(&r);
+        g->peer = rpdec_u32(&r);
+        g->coll_kind = rpdec_u32(&r);
+        g->peer_event = rpdec_u64(&r);
+        g->coll_id = rpdec_u64(&r);
+        g->root = rpdec_u32(&r);
+        g->size = rpdec_u32(&r);
+        g->phase_end = rpdec_u32(&r);
+        g->reserved = 0;
+        (void)rpdec_u32(&r);
+    }
+    return 0;
+}
+
 int rpfile_read(const char *path, rp_rankdata *d, char *err, size_t errlen)
 {
     memset(d, 0, sizeof *d);
@@ -411,15 +705,18 @@ int rpfile_read(const char *path, rp_rankdata *d, char *err, size_t errlen)
     size_t len;
     if (rpdec_load_file(path, &buf, &len, err, errlen) != 0)
         return -1;
-    static const uint32_t known[] = {TAG_HEAD, TAG_STAT, TAG_CNTR, TAG_MODS, TAG_MPIN, TAG_CCT};
-    enum { S_HEAD, S_STAT, S_CNTR, S_MODS, S_MPIN, S_CCT, S_N };
-    static const char *const names[] = {"HEAD", "STAT", "CNTR", "MODS", "MPIN", "CCT"};
+    static const uint32_t known[] = {TAG_HEAD, TAG_STAT, TAG_CNTR, TAG_MODS, TAG_MPIN,
+                                     TAG_CCT,  TAG_TASK, TAG_PSUM, TAG_EDGE};
+    enum { S_HEAD, S_STAT, S_CNTR, S_MODS, S_MPIN, S_CCT, S_TASK, S_PSUM, S_EDGE, S_N };
+    static const char *const names[] = {"HEAD", "STAT", "CNTR", "MODS", "MPIN",
+                                        "CCT",  "TASK", "PSUM", "EDGE"};
     rp_section sec[S_N];
     if (rpdec_container(buf, len, RP_FILE_MAGIC, RP_FILE_VERSION, known, S_N, sec, err,
                         errlen) != 0)
         goto fail;
     for (int i = 0; i < S_N; i++) {
-        if (!sec[i].p && i != S_CNTR) {   /* counters are optional */
+        /* counters, tasks, path summaries and edges are optional */
+        if (!sec[i].p && i != S_CNTR && i < S_TASK) {
             seterr(err, errlen, "missing %s section", names[i]);
             goto fail;
         }
@@ -438,6 +735,9 @@ int rpfile_read(const char *path, rp_rankdata *d, char *err, size_t errlen)
     if (dec_mods(&sec[S_MODS], d, err, errlen) != 0 ||
         dec_mpin(&sec[S_MPIN], d, err, errlen) != 0 ||
         dec_cct(&sec[S_CCT], d, err, errlen) != 0 ||
+        (sec[S_TASK].p && dec_tasks(&sec[S_TASK], d, err, errlen) != 0) ||
+        (sec[S_PSUM].p && dec_pathsums(&sec[S_PSUM], d, err, errlen) != 0) ||
+        (sec[S_EDGE].p && dec_edges(&sec[S_EDGE], d, err, errlen) != 0) ||
         rpfile_validate(d, err, errlen) != 0)
         goto fail;
     free(buf);
@@ -465,6 +765,12 @@ void rpfile_free(rp_rankdata *d)
     free(d->mpi_names);
     free(d->nodes);
     free(d->metrics);
+    free(d->tasks);
+    if (d->pathsums)
+        for (uint32_t i = 0; i < d->n_pathsums; i++)
+            free(d->pathsums[i].iv);
+    free(d->pathsums);
+    free(d->edges);
     memset(d, 0, sizeof *d);
 }
 

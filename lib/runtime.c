@@ -144,6 +144,7 @@ void rp_finish(void)
     rp_phase_end();
     if (rp_rt.cfg.period_us)
         sample_stop();
+    rp_nbc_finalize();
     proto_finalize();
     rp_counters[RP_CNT_ITEMS_DROPPED] = rp_rt.items.dropped;
     output_write();

@@ -22,6 +22,7 @@
 #include "runtime_int.h"
 #include "pathmode.h"
 #include "rpfile.h"
+#include "reqtab.h"
 
 #define RP_TAG_COLL 1
 /* Broadcasts go in two pieces: a first chunk that fits the usual set
@@ -152,4 +153,112 @@ void rp_hook_coll_scan(MPI_Comm comm)
         exchange(c, me + d < n ? me + d : MPI_PROC_NULL, me - d >= 0 ? me - d : MPI_PROC_NULL);
     pathmode_coll(c, RP_COLL_SCAN, -1, 0);
     rp_counters[RP_CNT_COLL_JOINS]++;
+}
+
+/* ---- non-blocking collectives ------------------------------------------
+ * The exchange must not block either: every member's set travels with one
+ * non-blocking collective on the shadow, started together with the user's.
+ * All-to-all and prefix shapes use MPI_Iallgather of fixed-size slots (each
+ * rank then selects over the same inputs in the same order, so all-to-all
+ * members agree); from-root uses MPI_Ibcast, to-root MPI_Igather. */
+typedef struct rp_nbc {
+    MPI_Request    req;
+    int            kind, root;
+    rp_comm       *c;
+    uint8_t       *buf;        /* slots: size (or 1) x max_wire bytes */
+    struct rp_nbc *next;       /* orphan list */
+} rp_nbc;
+
+/* Exchanges whose user request was freed: finished at Finalize. */
+static rp_nbc *nbc_orphans;
+
+void rp_hook_nbc(int kind, int root, MPI_Comm comm, MPI_Request req)
+{
+    rp_comm *c = coll_comm(comm);
+    if (!c || c->size == 1 || req == MPI_REQUEST_NULL)
+        return;
+    uint32_t cap = rp_rt.max_wire;
+    int n = c->size, me = c->rank;
+    int slots = (kind == RP_COLL_OUT || (kind == RP_COLL_IN && me != root)) ? 1 : n;
+    rp_nbc *x = calloc(1, sizeof *x);
+    uint8_t *buf = x ? calloc((size_t)slots + 1, cap) : NULL;
+    rp_req *e = buf ? reqtab_add(req) : NULL;
+    if (!e) {
+        free(buf);
+        free(x);
+        rp_counters[RP_CNT_ALLOC_FAILURES]++;
+        /* Out of memory for a few KB: the other members' exchange then has
+         * no partner and is finished (unjoined) at their Finalize, where
+         * the bounded drain gives up on it.  Counted, visible in reports. */
+        return;
+    }
+    x->kind = kind;
+    x->root = root;
+    x->c = c;
+    x->buf = buf;
+    uint8_t *mine = buf + (size_t)slots * cap;     /* the extra slot */
+    pathset_encode(&rp_rt.ps, mine, cap);
+    int rc;
+    if (kind == RP_COLL_OUT) {
+        if (me == root)
+            memcpy(buf, mine, cap);
+        rc = PMPI_Ibcast(buf, (int)cap, MPI_BYTE, root, c->coll, &x->req);
+    } else if (kind == RP_COLL_IN) {
+        rc = PMPI_Igather(mine, (int)cap, MPI_BYTE, buf, (int)cap, MPI_BYTE, root, c->coll, &x->req);
+    } else {
+        rc = PMPI_Iallgather(mine, (int)cap, MPI_BYTE, buf, (int)cap, MPI_BYTE, c->coll, &x->req);
+    }
+    if (rc != MPI_SUCCESS) {
+        reqtab_del(e);
+        free(buf);
+        free(x);
+        rp_counters[RP_CNT_UNSUPPORTED]++;
+        return;
+    }
+    e->kind = RQ_NBC;
+    e->comm = c;
+    e->nbc = x;
+}
+
+void rp_nbc_complete(rp_nbc *x, int join)
+{
+    if (!x)
+        return;
+    if (!join) {
+        x->next = nbc_orphans;
+        nbc_orphans = x;
+        return;
+    }
+    /* Every member started its exchange when it started the collective,
+     * and ours completes no later than the user's: this wait is short. */
+    PMPI_Wait(&x->req, MPI_STATUS_IGNORE);
+    uint32_t cap = rp_rt.max_wire;
+    int me = x->c->rank, n = x->c->size;
+    if (x->kind == RP_COLL_OUT) {
+        if (me != x->root)
+            proto_join_buffer(x->buf, (int)wire_len(x->buf), 0);
+    } else if (x->kind != RP_COLL_IN || me == x->root) {
+        int upto = x->kind == RP_COLL_SCAN ? me : n;
+        for (int i = 0; i < upto; i++) {
+            const uint8_t *b = x->buf + (size_t)i * cap;
+            uint32_t len = wire_len(b);
+            if (i != me)
+                proto_join_buffer(b, len <= cap ? (int)len : 0, 0);
+        }
+    }
+    pathmode_coll(x->c, x->kind, x->root, 0);
+    rp_counters[RP_CNT_COLL_JOINS]++;
+    free(x->buf);
+    free(x);
+}
+
+void rp_nbc_finalize(void)
+{
+    while (nbc_orphans) {
+        rp_nbc *x = nbc_orphans;
+        nbc_orphans = x->next;
+        PMPI_Wait(&x->req, MPI_STATUS_IGNORE);
+        free(x->buf);
+        free(x);
+    }
 }

@@ -114,6 +114,9 @@ void rp_req_completed(rp_req *e, MPI_Status *st)
             join_status(e->comm, st);
         }
         e->pp = NULL;
+    } else if (e->kind == RQ_NBC) {
+        rp_nbc_complete(e->nbc, 1);
+        e->nbc = NULL;
     }
     if (e->persistent)
         e->active = 0;
@@ -231,6 +234,10 @@ RP_EXPORT int MPI_Request_free(MPI_Request *request)
         }
         if (e->kind == RQ_RECV && e->active)
             rp_counters[RP_CNT_REQ_FREED_ACTIVE]++;
+        if (e->kind == RQ_NBC && e->nbc) {    /* completes at Finalize at the latest */
+            rp_nbc_complete(e->nbc, 0);
+            e->nbc = NULL;
+        }
         reqtab_del(e);
     }
     int rc = PMPI_Request_free(request);

@@ -1,0 +1,152 @@
+#!/bin/bash
+# quickstart.sh - build rpprof from this checkout and try it, on a fresh
+# Debian 12 (or Ubuntu) machine.
+#
+#   bash quickstart.sh demo   install what is missing (apt-get, as root),
+#                             build into ./_build, install into ./_inst, run
+#                             examples/imbalance on 4 ranks under the profiler
+#                             and print its report
+#   bash quickstart.sh test   the same set-up, then `make check`; prints the
+#                             logs of failing tests and ends with the line
+#                             "N passed, N failed" (exit status 1 if any failed)
+#
+# Environment: JOBS (parallel make jobs, default 2), NP (demo ranks, default
+# 4), CONFIGURE_FLAGS (extra ./configure arguments), SKIP_APT=1 (never call
+# apt-get).  apt-get is only used when a package is missing, so a machine
+# that has everything works offline.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+BUILD=$ROOT/_build
+PREFIX=$ROOT/_inst
+JOBS=${JOBS:-2}
+NP=${NP:-4}
+
+PACKAGES="build-essential autoconf automake libtool pkg-config openmpi-bin libopenmpi-dev
+libunwind-dev libdw-dev libelf-dev python3 gfortran graphviz"
+
+say() { printf '\n==> %s\n' "$*"; }
+die() { printf 'quickstart: %s\n' "$*" >&2; exit 1; }
+
+usage() {
+    sed -n '2,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    exit 2
+}
+
+# ---- 1. dependencies ------------------------------------------------------
+install_deps() {
+    local missing=() p
+    if ! command -v dpkg-query >/dev/null 2>&1; then
+        say "not a Debian-like system: not installing packages (see doc/dependencies.md)"
+        return 0
+    fi
+    for p in $PACKAGES; do
+        if [ "$(dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null | cut -c2)" != i ]; then
+            missing+=("$p")
+        fi
+    done
+    if [ ${#missing[@]} -eq 0 ]; then
+        say "all build dependencies are installed"
+        return 0
+    fi
+    say "installing: ${missing[*]}"
+    if [ "${SKIP_APT:-0}" = 1 ]; then
+        echo "SKIP_APT=1: not installing; the build may fail"
+        return 0
+    fi
+    local sudo=
+    if [ "$(id -u)" != 0 ]; then
+        command -v sudo >/dev/null 2>&1 || die "missing packages (${missing[*]}); run as root or install them"
+        sudo=sudo
+    fi
+    export DEBIAN_FRONTEND=noninteractive
+    $sudo apt-get update -q || echo "apt-get update failed; trying the install anyway"
+    $sudo apt-get install -y -q --no-install-recommends "${missing[@]}" ||
+        die "apt-get install failed (offline?); install these packages: ${missing[*]}"
+}
+
+# ---- 2. build and install -------------------------------------------------
+build() {
+    cd "$ROOT"
+    say "autoreconf -fi"
+    autoreconf -fi
+    say "configure (build directory $BUILD, prefix $PREFIX)"
+    mkdir -p "$BUILD"
+    cd "$BUILD"
+    # shellcheck disable=SC2086
+    "$ROOT/configure" --prefix="$PREFIX" ${CONFIGURE_FLAGS:-}
+    say "make -j$JOBS install"
+    make -j"$JOBS"
+    make -j"$JOBS" install
+}
+
+# Open MPI in a container, as root, with more ranks than cores
+mpi_env() {
+    MPIRUN_FLAGS=()
+    if mpirun --version 2>&1 | grep -q -e 'Open MPI' -e OpenRTE; then
+        export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+        export OMPI_MCA_btl_vader_single_copy_mechanism=none
+        export OMPI_MCA_btl_base_warn_component_unused=0
+        MPIRUN_FLAGS=(--oversubscribe)
+    fi
+}
+
+# ---- demo -------------------------------------------------------------------
+demo() {
+    install_deps
+    build
+    mpi_env
+    local dir=$BUILD/rpprof-demo
+    rm -rf "$dir"
+    cd "$BUILD/examples"
+    say "mpirun -np $NP $PREFIX/bin/rp-run ./imbalance    (RP_OUTPUT=$dir)"
+    RP_OUTPUT=$dir mpirun -np "$NP" "${MPIRUN_FLAGS[@]}" -x RP_OUTPUT "$PREFIX/bin/rp-run" ./imbalance
+    say "$PREFIX/bin/rp-report $dir"
+    "$PREFIX/bin/rp-report" "$dir"
+    say "done.  Also try: $PREFIX/bin/rp-report --format json $dir"
+}
+
+# ---- test -------------------------------------------------------------------
+count_results() { # prints "pass fail skip" from the .trs files under $BUILD
+    find "$BUILD" -name '*.trs' -exec grep -h '^:test-result:' {} + 2>/dev/null |
+        awk '{ r = $2 }
+             r == "PASS" || r == "XFAIL" { p++ }
+             r == "FAIL" || r == "ERROR" || r == "XPASS" { f++ }
+             r == "SKIP" { s++ }
+             END { printf "%d %d %d\n", p, f, s }'
+}
+
+run_tests() {
+    install_deps
+    build
+    mpi_env
+    cd "$BUILD"
+    find "$BUILD" -name '*.trs' -delete 2>/dev/null || true
+    say "make -j$JOBS check"
+    local rc=0
+    make -j"$JOBS" check || rc=$?
+    local pass fail skip trs
+    read -r pass fail skip < <(count_results)
+    if [ "$fail" -gt 0 ] || [ "$rc" != 0 ]; then
+        say "failing tests"
+        while IFS= read -r trs; do
+            if grep -q -E '^:test-result: (FAIL|ERROR|XPASS)' "$trs"; then
+                echo "================ ${trs%.trs}.log ================"
+                cat "${trs%.trs}.log" 2>/dev/null || echo "(no log)"
+            fi
+        done < <(find "$BUILD" -name '*.trs' | sort)
+        if [ "$rc" != 0 ] && [ "$fail" -eq 0 ]; then
+            echo "make check failed (exit $rc) before any test failed: see the build output above"
+            fail=1
+        fi
+    fi
+    [ "$skip" -gt 0 ] && echo "$skip skipped"
+    echo "$pass passed, $fail failed"
+    [ "$fail" -eq 0 ]
+}
+
+case ${1:-} in
+demo) demo ;;
+test) run_tests ;;
+*) usage ;;
+esac

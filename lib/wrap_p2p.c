@@ -7,6 +7,7 @@
 #include "comm.h"
 #include "proto.h"
 #include "reqtab.h"
+#include "fortran.h"
 
 void rp_hook_branch(int dest, int tag, MPI_Comm comm)
 {
@@ -175,6 +176,12 @@ static void started(rp_req *e)
     }
 }
 
+/* The same for the Fortran MPI_Start[all] (lib/fortran.c). */
+void rp_req_started(rp_req *e)
+{
+    started(e);
+}
+
 RP_EXPORT int MPI_Start(MPI_Request *request)
 {
     if (!rp_active())
@@ -221,25 +228,30 @@ RP_EXPORT int MPI_Startall(int count, MPI_Request array_of_requests[])
     return rc;
 }
 
+/* The user frees tracked request e (C and Fortran MPI_Request_free). */
+void rp_req_freed(rp_req *e)
+{
+    if (e->pp) {                 /* an active receive: it can't be joined now */
+        proto_orphan_prepost(e->pp);
+        e->pp = NULL;
+    }
+    if (e->kind == RQ_RECV && e->active)
+        rp_counters[RP_CNT_REQ_FREED_ACTIVE]++;
+    if (e->kind == RQ_NBC && e->nbc) {    /* completes at Finalize at the latest */
+        rp_nbc_complete(e->nbc, 0);
+        e->nbc = NULL;
+    }
+    reqtab_del(e);
+}
+
 RP_EXPORT int MPI_Request_free(MPI_Request *request)
 {
     if (!rp_active())
         return PMPI_Request_free(request);
     rp_enter_local(RP_FN_MPI_Request_free);
     rp_req *e = reqtab_find(*request);
-    if (e) {
-        if (e->pp) {                 /* an active receive: it can't be joined now */
-            proto_orphan_prepost(e->pp);
-            e->pp = NULL;
-        }
-        if (e->kind == RQ_RECV && e->active)
-            rp_counters[RP_CNT_REQ_FREED_ACTIVE]++;
-        if (e->kind == RQ_NBC && e->nbc) {    /* completes at Finalize at the latest */
-            rp_nbc_complete(e->nbc, 0);
-            e->nbc = NULL;
-        }
-        reqtab_del(e);
-    }
+    if (e)
+        rp_req_freed(e);
     int rc = PMPI_Request_free(request);
     rp_leave_local();
     return rc;

@@ -6,6 +6,7 @@
 #include <mpi.h>
 #include "hooks.h"
 #include "reqtab.h"
+#include "fortran.h"
 
 /* Scratch arrays, grown on demand; owned by this file, main thread only. */
 static MPI_Request *hcopy;
@@ -49,6 +50,25 @@ static void complete_handle(MPI_Request h, MPI_Status *st)
     rp_req *e = reqtab_find(h);
     if (e)
         rp_req_completed(e, st);
+}
+
+/* The Fortran Wait/Test family (lib/fortran.c): the snapshot holds the C
+ * handles of Fortran requests, converted before the call. */
+int rp_wait_snapshot_f(int count, const MPI_Fint freqs[])
+{
+    if (!reqtab_count() || count <= 0 || scratch_reserve(count) != 0)
+        return 0;
+    int any = 0;
+    for (int i = 0; i < count; i++) {
+        hcopy[i] = PMPI_Request_f2c(freqs[i]);
+        any |= reqtab_find(hcopy[i]) != NULL;
+    }
+    return any;
+}
+
+void rp_wait_complete(int i, MPI_Status *st)
+{
+    complete_handle(hcopy[i], st);
 }
 
 RP_EXPORT int MPI_Wait(MPI_Request *request, MPI_Status *status)

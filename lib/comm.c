@@ -114,6 +114,13 @@ void comm_unregister(MPI_Comm comm)
     e->live = 0;   /* stays allocated: in-flight requests may point at it */
 }
 
+void comm_foreach(void (*fn)(rp_comm *c))
+{
+    for (uint32_t i = 0; i < table_cap; i++)
+        if (table[i] && table[i]->live)
+            fn(table[i]);
+}
+
 void comm_shutdown(void)
 {
     for (uint32_t i = 0; i < table_cap; i++) {

@@ -34,6 +34,8 @@ void     comm_unregister(MPI_Comm comm);
 rp_comm *comm_world(void);
 /* World rank of rank r of c (the remote group's for an intercommunicator). */
 uint32_t comm_world_rank(rp_comm *c, int r);
+/* Call fn on every live communicator entry. */
+void comm_foreach(void (*fn)(rp_comm *c));
 /* Free every shadow (at MPI_Finalize). */
 void     comm_shutdown(void);
 

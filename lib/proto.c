@@ -245,6 +245,23 @@ static int test_for(MPI_Request *r, int64_t budget_ns)
     return done;
 }
 
+/* Receive and count path-sets nobody consumed (a receive freed while
+ * active, a cancel race): leaving them would be harmless to MPI but hides
+ * a loss; the counter makes it visible. */
+static void drain_comm(rp_comm *c)
+{
+    for (int guard = 0; guard < 100000; guard++) {
+        int flag = 0;
+        MPI_Status st;
+        PMPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, c->p2p, &flag, &st);
+        if (!flag)
+            return;
+        PMPI_Recv(recv_scratch, (int)wire_cap, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG, c->p2p,
+                  MPI_STATUS_IGNORE);
+        rp_counters[RP_CNT_UNMATCHED_PS]++;
+    }
+}
+
 void proto_finalize(void)
 {
     /* Orphaned pre-posts: their path-set may still come; else withdraw. */
@@ -265,6 +282,7 @@ void proto_finalize(void)
         if (ring_n)
             test_for(&ring[ring_head].req, 1000000);
     }
+    comm_foreach(drain_comm);
     while (ring_n) {
         send_slot *s = &ring[ring_head];
         PMPI_Cancel(&s->req);

@@ -10,11 +10,13 @@
 #include "hooks.h"
 #include "commit.h"
 #include "config.h"
+#include "select.h"
 #include "proto.h"
 #include "reqtab.h"
 #include "rpfile.h"
 #include "runtime_int.h"
 #include "pathmode.h"
+#include "fault.h"     /* robustness: checkpoints, MPI_Abort, signals */
 
 /* The process's runtime state (see runtime.h for who touches what). */
 rp_runtime rp_rt;
@@ -64,12 +66,30 @@ void rp_warn(int all_ranks, const char *fmt, ...)
     (void)w;
 }
 
+/* Report slot j (percentile 100 .. 0) shows held path select_nearest(j):
+ * with fewer than k distinct paths one held path stands for several slots,
+ * and its samples must reach each of those slots' columns. */
+typedef struct slot_map {
+    uint64_t slots[RP_MAX_K];   /* held path -> bit set of report slots */
+} slot_map;
+
+static void commit_to_slots(void *ctx, uint32_t path, const rp_item *item, uint32_t idx)
+{
+    const slot_map *m = ctx;
+    for (uint64_t bits = m->slots[path]; bits; bits &= bits - 1)
+        sample_commit_item(NULL, (uint32_t)__builtin_ctzll(bits), item, idx);
+}
+
 void rp_phase_end(void)
 {
     int64_t costs[RP_MAX_K];
     if (rp_rt.cfg.mode == RP_MODE_PROF) {
+        slot_map map;
+        memset(&map, 0, sizeof map);
+        for (uint32_t j = 0; j < rp_rt.cfg.k; j++)
+            map.slots[select_nearest(j, rp_rt.cfg.k, rp_rt.ps.n)] |= 1ull << j;
         uint64_t r = commit_phase(&rp_rt.ps, rp_rt.rank, &rp_rt.items,
-                                  sample_commit_item, NULL);
+                                  commit_to_slots, &map);
         rp_counters[RP_CNT_COMMIT_CLIPPED] += r >> 32;
     } else {
         pathmode_phase_end(rp_rt.nphases);
@@ -81,6 +101,7 @@ void rp_phase_end(void)
     itembuf_reset(&rp_rt.items);
     if (rp_rt.cfg.period_us)
         sample_phase_reset();
+    rp_fault_phase_end();   /* robustness: periodic checkpoint (lib/fault.c) */
 }
 
 /* Tear down after a failed start: the job goes on unprofiled. */
@@ -133,6 +154,7 @@ void rp_start(void)
         rp_rt.cfg.period_us = 0;
     rp_rt.init_ns = rp_now_ns();
     rp_rt.task_start_ns = rp_rt.init_ns;
+    rp_fault_start();       /* robustness: RP_CHECKPOINT, SIGTERM, SIGPROF (lib/fault.c) */
 }
 
 void rp_finish(void)

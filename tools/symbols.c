@@ -28,6 +28,25 @@ static const Dwfl_Callbacks offline_callbacks = {
     .section_address = dwfl_offline_section_address,
 };
 
+/* gfortran names module procedures __<module>_MOD_<name>; show them the
+ * way a Fortran programmer writes them, module::name.  NULL if not one. */
+static char *fortran_demangle(const char *name)
+{
+    if (strncmp(name, "__", 2) != 0)
+        return NULL;
+    const char *mod = strstr(name + 2, "_MOD_");
+    if (!mod || mod == name + 2 || !mod[5])
+        return NULL;
+    size_t mlen = (size_t)(mod - (name + 2)), plen = strlen(mod + 5);
+    char *d = malloc(mlen + 2 + plen + 1);
+    if (!d)
+        return NULL;
+    memcpy(d, name + 2, mlen);
+    memcpy(d + mlen, "::", 2);
+    memcpy(d + mlen + 2, mod + 5, plen + 1);
+    return d;
+}
+
 char *rp_demangle(const char *name)
 {
     if (name && name[0] == '_' && name[1] == 'Z') {
@@ -36,6 +55,11 @@ char *rp_demangle(const char *name)
         if (d && status == 0)
             return d;
         free(d);
+    }
+    if (name) {
+        char *f = fortran_demangle(name);
+        if (f)
+            return f;
     }
     return strdup(name ? name : "");
 }
@@ -102,6 +126,17 @@ rp_symmod *symmod_open(const char *prog, const char *path, const uint8_t *build_
         }
     }
     m->mod = mod;
+    /* The user's own code without DWARF (stripped, or built without -g)
+     * still resolves to functions where symbols remain, else to
+     * module+offset: say so once, so the missing file:line is explained.
+     * System libraries without debug info are normal: no warning. */
+    Dwarf_Addr dbias;
+    int system_lib = strncmp(path, "/lib/", 5) == 0 || strncmp(path, "/lib64/", 7) == 0 ||
+                     strncmp(path, "/usr/lib", 8) == 0;
+    if (!system_lib && !dwfl_module_getdwarf(mod, &dbias))
+        fprintf(stderr, "%s: warning: %s: no debug information (stripped, or built without -g); "
+                        "no file:line for its frames%s\n", prog, path,
+                dwfl_module_getsymtab(mod) > 1 ? " (functions without a symbol appear as module+0xOFFSET)" : ", which appear as module+0xOFFSET");
     return m;
 }
 

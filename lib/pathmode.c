@@ -215,7 +215,10 @@ void pathmode_phase_end(uint64_t phase)
         s->flags = ps->p[j].flags;
         s->cost_ns = ps->p[j].cost_ns;
         s->n_evicted = ps->p[j].n_evicted;
-        if (rp_rt.cfg.mode == RP_MODE_PATH && ps->p[j].n_iv) {
+        /* Every rank holds the same intervals; two copies (first and last
+         * rank) are enough for the tools and survive one lost rank file. */
+        int keep_iv = rp_rt.rank == 0 || rp_rt.rank + 1 == rp_rt.nranks;
+        if (rp_rt.cfg.mode == RP_MODE_PATH && keep_iv && ps->p[j].n_iv) {
             s->iv = malloc(ps->p[j].n_iv * sizeof *s->iv);
             if (!s->iv) {
                 alloc_failures++;

@@ -127,7 +127,11 @@ int rpenc_write_file(const rpenc *e, const char *path)
         return -1;
     snprintf(tmp, plen + 32, "%s.tmp.%ld", path, (long)getpid());
 
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    /* O_EXCL|O_NOFOLLOW: never write through a link planted at our name;
+     * a leftover of an earlier process with our pid is removed once. */
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0 && errno == EEXIST && unlink(tmp) == 0)
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd < 0) {
         free(tmp);
         return -1;

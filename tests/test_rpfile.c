@@ -443,6 +443,170 @@ static void test_damage(void)
     free(orig);
 }
 
+/* ---- path and trace sections (TASK, PSUM, EDGE) ------------------------------ */
+
+static rp_task ptasks[3];
+static rp_fileiv pivs[2][2];
+static rp_pathsum psums[2];
+static rp_edge pedges[2];
+
+/* make_rank plus tasks, path summaries and edges (k = 3, 8 ranks) */
+static void add_paths(rp_rankdata *d)
+{
+    d->mode = RP_MODE_PATH;
+    d->n_events = 6;
+    for (int i = 0; i < 3; i++) {
+        ptasks[i] = (rp_task){(uint64_t)(i / 2), (uint64_t)(2 * i + 1), (uint32_t)i, 0, 1,
+                              1000 * (i + 1), (uint32_t)(i == 1 ? 3 : 0),
+                              i == 2 ? 5u : RP_NO_RANK, i == 2 ? 8u : 0u, 0,
+                              i == 1 ? RP_TASK_EAGER : 5u};
+    }
+    d->tasks = ptasks;
+    d->n_tasks = 3;
+    pivs[0][0] = (rp_fileiv){3, 0, 1};
+    pivs[0][1] = (rp_fileiv){5, 2, 7};
+    pivs[1][0] = (rp_fileiv){7, 4, 4};
+    psums[0] = (rp_pathsum){0, 0, 0, 5000, 0, 2, pivs[0]};
+    psums[1] = (rp_pathsum){0, 2, 1, 100, 3, 1, pivs[1]};
+    d->pathsums = psums;
+    d->n_pathsums = 2;
+    pedges[0] = (rp_edge){RP_EDGE_MSG, 8, 1, 5, 0, 4, 0, 0, 0, 0, 0};
+    pedges[1] = (rp_edge){RP_EDGE_COLL, 0, 3, 0, RP_COLL_SCAN, 0, (7ull << 32) | 9, 2, 4, 1, 0};
+    d->edges = pedges;
+    d->n_edges = 2;
+}
+
+static int same_paths(const rp_rankdata *a, const rp_rankdata *b)
+{
+    if (a->n_events != b->n_events || a->n_tasks != b->n_tasks ||
+        a->n_pathsums != b->n_pathsums || a->n_edges != b->n_edges)
+        return 0;
+    if (memcmp(a->tasks, b->tasks, a->n_tasks * sizeof *a->tasks) ||
+        memcmp(a->edges, b->edges, a->n_edges * sizeof *a->edges))
+        return 0;
+    for (uint32_t i = 0; i < a->n_pathsums; i++) {
+        const rp_pathsum *x = &a->pathsums[i], *y = &b->pathsums[i];
+        if (x->phase != y->phase || x->path != y->path || x->flags != y->flags ||
+            x->cost_ns != y->cost_ns || x->n_evicted != y->n_evicted || x->n_iv != y->n_iv ||
+            memcmp(x->iv, y->iv, x->n_iv * sizeof *x->iv))
+            return 0;
+    }
+    return 1;
+}
+
+static size_t task_at(const uint8_t *b, size_t n) { return find_section(b, n, TAG("TASK"), NULL) + 16; }
+static size_t psum_at(const uint8_t *b, size_t n) { return find_section(b, n, TAG("PSUM"), NULL) + 8; }
+static size_t edge_at(const uint8_t *b, size_t n) { return find_section(b, n, TAG("EDGE"), NULL) + 8; }
+/* TASK: u64 n_events, u64 n, 56-byte tasks: phase 0, event 8, idx 16,
+ * start_fn 20, end_fn 22, cost 24, callsite 32, msg_src 36, bytes 40, 44, mask 48 */
+static void m_task_count(uint8_t *b, size_t n) { put64(b + task_at(b, n) - 8, 1ull << 40); }
+static void m_task_events(uint8_t *b, size_t n) { put64(b + task_at(b, n) - 16, 2); }
+static void m_task_order(uint8_t *b, size_t n) { put64(b + task_at(b, n) + 56 + 8, 1); }
+static void m_task_phase(uint8_t *b, size_t n) { put64(b + task_at(b, n) + 56, 9); }
+static void m_task_fn(uint8_t *b, size_t n) { b[task_at(b, n) + 22] = 2; }
+static void m_task_cs(uint8_t *b, size_t n) { put32(b + task_at(b, n) + 32, 6); }
+static void m_task_src(uint8_t *b, size_t n) { put32(b + task_at(b, n) + 36, 8); }
+static void m_task_cost(uint8_t *b, size_t n) { put64(b + task_at(b, n) + 24, UINT64_MAX); }
+/* PSUM: u32 n, u32 0, then {u64 phase, u32 path, u32 flags, i64 cost, u32 evicted, u32 n_iv, ivs} */
+static void m_psum_count(uint8_t *b, size_t n) { put32(b + psum_at(b, n) - 8, 0x3FFFFFFF); }
+static void m_psum_niv(uint8_t *b, size_t n) { put32(b + psum_at(b, n) + 28, 0x7FFFFFFF); }
+static void m_psum_lowhigh(uint8_t *b, size_t n) { put32(b + psum_at(b, n) + 32 + 4, 5); }
+static void m_psum_rank(uint8_t *b, size_t n) { put32(b + psum_at(b, n) + 32, 8); }
+static void m_psum_path(uint8_t *b, size_t n) { put32(b + psum_at(b, n) + 8, 3); }
+static void m_psum_order(uint8_t *b, size_t n) { put32(b + psum_at(b, n) + 32 + 24 + 8, 0); }
+/* EDGE: u64 n, 56-byte edges: kind 0, bytes 4, event 8, peer 16, coll_kind 20,
+ * peer_event 24, coll_id 32, root 40, size 44, phase_end 48 */
+static void m_edge_count(uint8_t *b, size_t n) { put64(b + edge_at(b, n) - 8, 3); }
+static void m_edge_kind(uint8_t *b, size_t n) { put32(b + edge_at(b, n), 7); }
+static void m_edge_peer(uint8_t *b, size_t n) { put32(b + edge_at(b, n) + 16, 8); }
+static void m_edge_event(uint8_t *b, size_t n) { put64(b + edge_at(b, n) + 8, 6); }
+static void m_edge_ckind(uint8_t *b, size_t n) { put32(b + edge_at(b, n) + 56 + 20, 5); }
+static void m_edge_scanpos(uint8_t *b, size_t n) { put32(b + edge_at(b, n) + 56 + 40, 4); }
+static void m_edge_size(uint8_t *b, size_t n) { put32(b + edge_at(b, n) + 56 + 44, 9); }
+
+static void test_paths(void)
+{
+    rp_rankdata d, r;
+    make_rank(&d, 3);
+    add_paths(&d);
+    CHECK_EQ(rpfile_write(path, &d), 0);
+    char err[256] = "";
+    CHECK_EQ(rpfile_read(path, &r, err, sizeof err), 0);
+    if (err[0])
+        fprintf(stderr, "  paths roundtrip: %s\n", err);
+    CHECK(same_rank(&d, &r));
+    CHECK(same_paths(&d, &r));
+    rpfile_free(&r);
+
+    /* the writer refuses what the reader would reject */
+    ptasks[1].end_fn = 7;
+    CHECK_EQ(rpfile_write(path, &d), -1);
+    CHECK_EQ(errno, EINVAL);
+    add_paths(&d);
+    pivs[0][0].low = 2;
+    CHECK_EQ(rpfile_write(path, &d), -1);
+    add_paths(&d);
+    pedges[1].event = 0;
+    CHECK_EQ(rpfile_write(path, &d), -1);
+    add_paths(&d);
+
+    /* a prof-mode file has none of the sections */
+    rp_rankdata p;
+    make_rank(&p, 3);
+    CHECK_EQ(rpfile_write(path, &p), 0);
+    size_t n;
+    uint8_t *b = slurp(path, &n);
+    CHECK(b && find_section(b, n, TAG("TASK"), NULL) == 0 &&
+          find_section(b, n, TAG("EDGE"), NULL) == 0);
+    free(b);
+    free_made(&p);
+
+    CHECK_EQ(rpfile_write(path, &d), 0);
+    free_made(&d);
+    uint8_t *orig = slurp(path, &n);
+    CHECK(orig != NULL);
+    if (!orig)
+        return;
+    /* every single-bit flip is caught (by the CRC at least) */
+    for (size_t i = 0; i < n; i += 7) {
+        orig[i] ^= 0x10;
+        CHECK_EQ(read_buf(orig, n, err, sizeof err), -1);
+        orig[i] ^= 0x10;
+    }
+    static const struct {
+        mutator m;
+        const char *want, *what;
+    } cases[] = {
+        {m_task_count, "corrupt TASK section", "task count"},
+        {m_task_events, "tasks but only", "n_events"},
+        {m_task_order, "events not increasing", "task order"},
+        {m_task_phase, "phases decreasing", "task phase"},
+        {m_task_fn, "MPI function id out of range", "end_fn"},
+        {m_task_cs, "call site node out of range", "callsite"},
+        {m_task_src, "message source rank out of range", "msg_src"},
+        {m_task_cost, "negative cost", "task cost"},
+        {m_psum_count, "corrupt PSUM section", "pathsum count"},
+        {m_psum_niv, "corrupt PSUM section", "interval count"},
+        {m_psum_lowhigh, "interval low > high", "interval bounds"},
+        {m_psum_rank, "interval rank out of range", "interval rank"},
+        {m_psum_path, "path number not below k", "path number"},
+        {m_psum_order, "not in (phase, path) order", "pathsum order"},
+        {m_edge_count, "corrupt EDGE section", "edge count"},
+        {m_edge_kind, "unknown edge kind", "edge kind"},
+        {m_edge_peer, "peer rank out of range", "edge peer"},
+        {m_edge_event, "event out of range", "edge event"},
+        {m_edge_ckind, "unknown collective kind", "collective kind"},
+        {m_edge_scanpos, "scan position out of range", "scan position"},
+        {m_edge_size, "collective size out of range", "collective size"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        expect_reject(orig, n, cases[i].m, cases[i].want, cases[i].what);
+    /* every truncation is rejected without a crash */
+    for (size_t len = 0; len < n; len += 3)
+        CHECK_EQ(read_buf(orig, len, err, sizeof err), -1);
+    free(orig);
+}
+
 static void test_not_a_file(void)
 {
     rp_rankdata d;
@@ -466,6 +630,7 @@ int main(void)
     test_roundtrip();
     test_write_errors();
     test_damage();
+    test_paths();
     test_not_a_file();
     unlink(path);
     rmdir(dir);

@@ -109,6 +109,42 @@ oom:
     return -1;
 }
 
+int merge_list_rankfiles(const char *dir, uint32_t **ranks, char ***paths, uint32_t *n)
+{
+    rankfile *v;
+    uint32_t cnt;
+    *ranks = NULL;
+    *paths = NULL;
+    *n = 0;
+    if (list_rankfiles(dir, &v, &cnt) != 0)
+        return -1;
+    uint32_t *r = malloc((cnt ? cnt : 1) * sizeof *r);
+    char **p = calloc(cnt ? cnt : 1, sizeof *p);
+    int ok = r && p;
+    for (uint32_t i = 0; i < cnt; i++) {
+        if (ok) {
+            r[i] = v[i].rank;
+            ok = asprintf(&p[i], "%s/%s", dir, v[i].name) >= 0;
+            if (!ok)
+                p[i] = NULL;
+        }
+        free(v[i].name);
+    }
+    free(v);
+    if (!ok) {
+        for (uint32_t i = 0; p && i < cnt; i++)
+            free(p[i]);
+        free(p);
+        free(r);
+        errno = ENOMEM;
+        return -1;
+    }
+    *ranks = r;
+    *paths = p;
+    *n = cnt;
+    return 0;
+}
+
 int64_t merge_newest_rankfile(const char *dir, uint32_t *count)
 {
     rankfile *v;
@@ -605,6 +641,9 @@ int merge_dir(const char *dir, const rp_merge_opts *o, rp_profile *p)
                 s.first.mpi_names = NULL;
                 s.first.nodes = NULL;
                 s.first.metrics = NULL;
+                s.first.tasks = NULL;     /* tasks, paths, edges: tools/paths.c reads them */
+                s.first.pathsums = NULL;
+                s.first.edges = NULL;
                 s.have_first = 1;
                 s.present = calloc(d.nranks / 8 + 1, 1);
                 if (!s.present || tree_init(&s.t, d.n_metrics) != 0)

@@ -52,6 +52,11 @@ typedef struct rp_report_opts {
     uint32_t path;         /* slot the text tree / folded output follows */
     int      path_col;     /* explicit column for folded (-1: use path) */
     double   threshold;    /* % of the critical path below which contexts are pruned */
+    /* path and trace modes: the online path costs per report slot, summed
+     * over phases, from the rank files' path summaries (tools/paths.c);
+     * NULL: use the phase statistics */
+    const int64_t *path_cost_ns;
+    uint64_t       path_phases;
 } rp_report_opts;
 
 int report_text(FILE *f, const rp_profile *p, const rp_report_opts *o);

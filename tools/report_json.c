@@ -99,7 +99,8 @@ int report_json(FILE *f, const rp_profile *p, const rp_report_opts *o)
     jstr(f, profile_mode_name(p->mode));
     fputs(", \"select\": ", f);
     jstr(f, profile_select_name(p->select));
-    fprintf(f, ", \"phases\": %llu, \"wall_seconds\": ", (unsigned long long)st->nphases);
+    fprintf(f, ", \"phases\": %llu, \"wall_seconds\": ",
+            (unsigned long long)(o->path_cost_ns ? o->path_phases : st->nphases));
     jnum(f, wall);
     fprintf(f, ", \"period_us\": %u, \"summary_cap\": %u, \"clock\": ", p->period_us,
             p->summary_cap);
@@ -119,7 +120,7 @@ int report_json(FILE *f, const rp_profile *p, const rp_report_opts *o)
     for (uint32_t j = 0; j < p->k; j++) {
         fputs(j ? ", {\"percentile\": " : "{\"percentile\": ", f);
         jnum(f, report_percentile(j, p->k));
-        int64_t cost = j < st->k ? st->sum_ns[j] : 0;
+        int64_t cost = o->path_cost_ns ? o->path_cost_ns[j] : j < st->k ? st->sum_ns[j] : 0;
         int have = st->nphases > 0 && j < st->k;
         fputs(", \"cost_seconds\": ", f);
         jnum(f, secs(cost));

@@ -2,6 +2,7 @@
  * distribution, hotspots overall and on the paths, and the paths'
  * calling-context trees (text), or the same as JSON, or folded stacks. */
 #include "merge.h"
+#include "paths.h"
 #include "profile.h"
 #include "report.h"
 
@@ -37,6 +38,21 @@ static const char usage_text[] =
     "                     folded: one line per calling context, 'f1;f2;f3 VALUE'\n"
     "                       with VALUE in microseconds of exclusive time on the\n"
     "                       chosen path, for flamegraph.pl or speedscope\n"
+    "                     critpath: the critical path in the course assignment's\n"
+    "                       critPath.out format (vertex lines 'MPI_Send 0', -1 as\n"
+    "                       the rank of MPI_Init, MPI_Finalize and collectives;\n"
+    "                       edge lines: task seconds rounded, message bytes);\n"
+    "                       needs RP_MODE=path (path 0) or RP_MODE=trace (computed\n"
+    "                       offline from the task graph)\n"
+    "                     dot: Graphviz DOT; path mode: the k paths of every\n"
+    "                       phase; trace mode: the whole task graph with the\n"
+    "                       critical path in red\n"
+    "  -c, --check        trace mode: per phase, the offline longest and shortest\n"
+    "                       paths of the task graph against the online 100 %% and\n"
+    "                       0 %% path costs; path mode: every reassembled path's\n"
+    "                       tasks against its cost.  A table; exit 0 if all agree\n"
+    "                       within 1 us per phase, 1 otherwise\n"
+    "  -o, --output FILE  write the report to FILE instead of standard output\n"
     "  -p, --path N       the path to follow: 0 = 100th percentile (critical,\n"
     "                       default) .. k-1 = 0th; for folded also 'rank' (every\n"
     "                       sample of every rank) or 'mpi' (time inside MPI)\n"
@@ -118,16 +134,18 @@ static int load(const char *arg, rp_profile *p)
 
 int main(int argc, char **argv)
 {
-    const char *fmt = "text", *arg = NULL, *path_s = NULL;
-    rp_report_opts o = {10, 0, -1, 1.0};
+    const char *fmt = "text", *arg = NULL, *path_s = NULL, *outfile = NULL;
+    int check = 0;
+    rp_report_opts o = {10, 0, -1, 1.0, NULL, 0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *val = NULL;
         /* options with a value: "-f json", "--format json", "--format=json" */
         static const char *const withval[][2] = {{"-f", "--format"}, {"-p", "--path"},
-                                                 {"-n", "--top"}, {"-t", "--threshold"}};
+                                                 {"-n", "--top"}, {"-t", "--threshold"},
+                                                 {"-o", "--output"}};
         int opt = -1;
-        for (int k = 0; k < 4 && opt < 0; k++) {
+        for (int k = 0; k < 5 && opt < 0; k++) {
             size_t ll = strlen(withval[k][1]);
             if (!strcmp(a, withval[k][0]) || !strcmp(a, withval[k][1])) {
                 if (++i >= argc) {
@@ -158,6 +176,10 @@ int main(int argc, char **argv)
                         val);
                 return 2;
             }
+        } else if (opt == 4) {
+            outfile = val;
+        } else if (!strcmp(a, "-c") || !strcmp(a, "--check")) {
+            check = 1;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             fputs(usage_text, stdout);
             return 0;
@@ -174,8 +196,10 @@ int main(int argc, char **argv)
             arg = a;
         }
     }
-    if (strcmp(fmt, "text") && strcmp(fmt, "json") && strcmp(fmt, "folded")) {
-        fprintf(stderr, "rp-report: unknown format '%s' (text, json or folded)\n", fmt);
+    if (strcmp(fmt, "text") && strcmp(fmt, "json") && strcmp(fmt, "folded") &&
+        strcmp(fmt, "critpath") && strcmp(fmt, "dot")) {
+        fprintf(stderr, "rp-report: unknown format '%s' (text, json, folded, critpath or dot)\n",
+                fmt);
         return 2;
     }
     if (path_s && strcmp(path_s, "rank") && strcmp(path_s, "mpi") &&
@@ -195,9 +219,51 @@ int main(int argc, char **argv)
         fprintf(stderr, "rp-report: no measurement directory or profile given (try --help)\n");
         return 2;
     }
+    FILE *out = stdout;
+    if (outfile && !(out = fopen(outfile, "w"))) {
+        fprintf(stderr, "rp-report: %s: %s\n", outfile, strerror(errno));
+        return 1;
+    }
+    struct stat sb;
+    int isdir = stat(arg, &sb) == 0 && S_ISDIR(sb.st_mode);
+    if (check || !strcmp(fmt, "critpath") || !strcmp(fmt, "dot")) {
+        /* full paths live in the rank files only */
+        if (!isdir) {
+            fprintf(stderr, "rp-report: %s needs the measurement directory (rank files), "
+                    "not a merged profile\n", check ? "--check" : fmt);
+            return 2;
+        }
+        rp_run run;
+        if (run_load(arg, "rp-report", &run) != 0)
+            return 1;
+        int rc = check ? report_check(out, &run, 1000)
+                 : !strcmp(fmt, "critpath") ? report_critpath(out, &run)
+                                            : report_dot(out, &run);
+        run_free(&run);
+        if (fflush(out) != 0 || (out != stdout && fclose(out) != 0)) {
+            fprintf(stderr, "rp-report: error writing the report: %s\n", strerror(errno));
+            return 1;
+        }
+        return rc == 0 ? 0 : 1;
+    }
     rp_profile p;
     if (load(arg, &p) != 0)
         return 1;
+    /* path and trace modes: path costs from the path summaries, and (text)
+     * the task sequences */
+    rp_run run;
+    int have_run = 0;
+    int64_t *slot = NULL;
+    if (isdir && p.mode != RP_MODE_PROF && strcmp(fmt, "folded") &&
+        run_load(arg, "rp-report", &run) == 0) {
+        have_run = 1;
+        slot = calloc(run.k, sizeof *slot);
+        if (slot && run.nphases > 0 && run.k == p.k) {
+            run_slot_costs(&run, slot);
+            o.path_cost_ns = slot;
+            o.path_phases = run.nphases;
+        }
+    }
     if (o.path >= p.k) {
         fprintf(stderr, "rp-report: --path %u out of range: this profile has k=%u paths (0..%u)\n",
                 o.path, p.k, p.k - 1);
@@ -206,14 +272,20 @@ int main(int argc, char **argv)
     }
     int rc;
     if (!strcmp(fmt, "json"))
-        rc = report_json(stdout, &p, &o);
+        rc = report_json(out, &p, &o);
     else if (!strcmp(fmt, "folded"))
-        rc = report_folded(stdout, &p, o.path_col >= 0 ? (uint32_t)o.path_col
-                                                       : RP_MET_PATH0 + o.path);
-    else
-        rc = report_text(stdout, &p, &o);
+        rc = report_folded(out, &p, o.path_col >= 0 ? (uint32_t)o.path_col
+                                                    : RP_MET_PATH0 + o.path);
+    else {
+        rc = report_text(out, &p, &o);
+        if (rc == 0 && have_run)
+            rc = report_paths_text(out, &run, 24, 20);
+    }
     profile_free(&p);
-    if (fflush(stdout) != 0 || rc != 0) {
+    free(slot);
+    if (have_run)
+        run_free(&run);
+    if (fflush(out) != 0 || rc != 0 || (out != stdout && fclose(out) != 0)) {
         fprintf(stderr, "rp-report: error writing the report: %s\n", strerror(errno));
         return 1;
     }

@@ -1,0 +1,131 @@
+/* paths.h - full paths (RP_MODE=path) and the trace baseline (RP_MODE=trace)
+ * read back from the rank files of a measurement directory:
+ *
+ *  - path mode: reassemble the k selected paths of every phase from the
+ *    path summaries (intervals rank:[low, high] of task-buffer indices) and
+ *    the tasks each rank committed;
+ *  - trace mode: build the program activity graph (tasks, messages,
+ *    collectives) and compute, per phase, the longest and the shortest path
+ *    offline in one topological pass, plus the longest path itself.
+ *
+ * Both give a path as a sequence of steps (one task each), which the
+ * critpath, dot and text views print. */
+#ifndef RP_PATHS_H
+#define RP_PATHS_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "pathset.h"   /* RP_PATH_OVERFLOW */
+#include "rpfile.h"
+
+/* How a step's task was reached from the previous step. */
+enum {
+    RP_VIA_START = 0,  /* first step of a phase */
+    RP_VIA_SEQ = 1,    /* next task on the same rank */
+    RP_VIA_MSG = 2,    /* a message from the previous step's rank (bytes) */
+    RP_VIA_COLL = 3,   /* a collective joined the two ranks */
+    RP_VIA_GAP = 4     /* unknown: data missing between the two */
+};
+
+typedef struct rp_step {
+    uint32_t       rank;
+    uint64_t       event;     /* the event that ends the task */
+    const rp_task *task;      /* NULL if the rank file lacks it */
+    uint32_t       via;       /* RP_VIA_* */
+    uint32_t       bytes;     /* RP_VIA_MSG: payload bytes */
+} rp_step;
+
+typedef struct rp_fullpath {
+    uint64_t phase;
+    uint32_t path;            /* index in the phase's selection, 0 = most critical */
+    uint32_t flags;           /* RP_PATH_OVERFLOW ... */
+    int64_t  cost_ns;         /* as the online algorithm computed it */
+    int64_t  task_ns;         /* sum of the steps' task costs */
+    uint32_t n_missing;       /* interval members not found in the rank files */
+    size_t   n;
+    rp_step *steps;
+} rp_fullpath;
+
+typedef struct rp_run {
+    const char  *prog;        /* message prefix */
+    uint32_t     nranks, k, mode;
+    uint32_t     n_present;
+    uint8_t     *present;     /* [nranks] */
+    rp_rankdata *rd;          /* [nranks]; zeroed where absent */
+    const rp_rankdata *first; /* whose path summaries are used: the lowest
+                                 present rank with the most intervals */
+    uint64_t     nphases;     /* from the path summaries */
+    uint32_t    *ps_first;    /* [nphases + 1]: pathsums of phase q are
+                                 first->pathsums[ps_first[q] .. ps_first[q+1]) */
+    int64_t      wall_ns;     /* max over ranks */
+} rp_run;
+
+/* Read every rank file of DIR (all must agree on nranks, k, mode).  Missing
+ * or unreadable ranks are reported on stderr and left out.  0, or -1 with a
+ * message printed. */
+int  run_load(const char *dir, const char *prog, rp_run *run);
+void run_free(rp_run *run);
+
+/* Number of paths held in phase q and the cost of path j (-1 if absent). */
+uint32_t run_npaths(const rp_run *run, uint64_t q);
+const rp_pathsum *run_pathsum(const rp_run *run, uint64_t q, uint32_t j);
+
+/* Per report slot j of k (percentile 100*(k-1-j)/(k-1)): the online cost
+ * summed over phases, taking in each phase the held path nearest to the
+ * slot's percentile (as the phase statistics do). */
+void run_slot_costs(const rp_run *run, int64_t *sum_ns /* [k] */);
+
+/* Path mode: reassemble path j of phase q.  0, or -1 (ENOMEM / no such path). */
+int  run_fullpath(const rp_run *run, uint64_t q, uint32_t j, rp_fullpath *out);
+void fullpath_free(rp_fullpath *p);
+
+/* Name of an MPI function id of rank r ("MPI_?" if unknown). */
+const char *run_fn_name(const rp_run *run, uint32_t r, uint32_t fn);
+/* 1 if the vertex of this MPI function is shared by all ranks in the
+ * assignment's graph (MPI_Init, MPI_Finalize, collectives): rank -1. */
+int  run_fn_global(const char *name);
+
+/* ---- trace mode: the program activity graph ---------------------------- */
+
+typedef struct rp_tphase {
+    int64_t  longest_ns, shortest_ns;
+    uint32_t end_rank;        /* where the longest path ends */
+    uint64_t end_event;
+    int      complete;        /* every rank reached this phase's end */
+} rp_tphase;
+
+typedef struct rp_trank rp_trank;   /* per-rank arrays (paths.c) */
+
+typedef struct rp_graph {
+    const rp_run *run;
+    rp_trank     *r;          /* [nranks] */
+    uint64_t      nphases;
+    rp_tphase    *ph;         /* [nphases] */
+    int           stuck;      /* the pass could not finish (missing data/cycle) */
+    char          why[256];   /* what stuck */
+} rp_graph;
+
+/* Build and evaluate the graph.  0 (check g->stuck), or -1 on ENOMEM. */
+int  graph_build(const rp_run *run, rp_graph *g);
+void graph_free(rp_graph *g);
+/* The longest path of phase q as steps (trace mode). */
+int  graph_critpath(const rp_graph *g, uint64_t q, rp_fullpath *out);
+/* Mark the steps of a path for graph_dot; then write the whole graph. */
+int  graph_dot(FILE *f, const rp_graph *g, rp_fullpath *crit, uint64_t ncrit);
+
+/* ---- the views (report_critpath.c, report_dot.c, check.c) --------------- */
+
+/* The critical path in the course assignment's critPath.out format.
+ * 0, or -1 (message printed). */
+int report_critpath(FILE *f, const rp_run *run);
+/* Graphviz DOT: the k paths (path mode) or the whole graph with the
+ * critical path red (trace mode). */
+int report_dot(FILE *f, const rp_run *run);
+/* Trace mode: per phase offline longest/shortest vs the online 100 %/0 %
+ * costs.  Returns 0 if all agree within tol_ns per phase, 1 if not, -1 on
+ * error. */
+int report_check(FILE *f, const rp_run *run, int64_t tol_ns);
+/* Text: every path's task sequence, per phase (path mode). */
+int report_paths_text(FILE *f, const rp_run *run, uint32_t max_steps, uint32_t max_phases);
+
+#endif

@@ -68,22 +68,30 @@ static rp_task *task_append(void)
     return t;
 }
 
+/* Commit the task that ends now directly (trace mode, or an overflowing
+ * path-mode buffer). */
+static void task_commit_now(int fn, int64_t cost_ns, uint32_t site, uint64_t mask)
+{
+    rp_task *t = task_append();
+    if (!t)
+        return;
+    t->phase = cur_phase;
+    t->event = event_no;
+    t->start_fn = last_fn;
+    t->end_fn = (uint16_t)fn;
+    t->cost_ns = cost_ns;
+    t->callsite = site;
+    t->msg_src = pend_src;
+    t->msg_bytes = pend_bytes;
+    t->path_mask = mask;
+}
+
 void pathmode_task_end(int fn, int64_t cost_ns)
 {
     event_no++;
     uint32_t site = sample_callsite_node();
     if (rp_rt.cfg.mode == RP_MODE_TRACE) {
-        rp_task *t = task_append();
-        if (t) {
-            t->phase = cur_phase;
-            t->event = event_no;
-            t->start_fn = last_fn;
-            t->end_fn = (uint16_t)fn;
-            t->cost_ns = cost_ns;
-            t->callsite = site;
-            t->msg_src = pend_src;
-            t->msg_bytes = pend_bytes;
-        }
+        task_commit_now(fn, cost_ns, site, 0);
     } else {
         int32_t idx = itembuf_push(&rp_rt.items, site, 0, cost_ns);
         if (idx >= 0) {
@@ -97,18 +105,7 @@ void pathmode_task_end(int fn, int64_t cost_ns)
             pathset_extend(&rp_rt.ps, rp_rt.rank, (uint16_t)idx, RP_SUMMARY_PATH, &rp_rt.rng);
         } else {
             /* Index space full: commit eagerly, visibly (counted). */
-            rp_task *t = task_append();
-            if (t) {
-                t->phase = cur_phase;
-                t->event = event_no;
-                t->start_fn = last_fn;
-                t->end_fn = (uint16_t)fn;
-                t->cost_ns = cost_ns;
-                t->callsite = site;
-                t->msg_src = pend_src;
-                t->msg_bytes = pend_bytes;
-                t->path_mask = RP_TASK_EAGER;
-            }
+            task_commit_now(fn, cost_ns, site, RP_TASK_EAGER);
             eager_tasks++;
         }
     }

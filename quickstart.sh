@@ -6,9 +6,12 @@
 #                             build into ./_build, install into ./_inst, run
 #                             examples/imbalance on 4 ranks under the profiler
 #                             and print its report
-#   bash quickstart.sh test   the same set-up, then `make check`; prints the
-#                             logs of failing tests and ends with the line
-#                             "N passed, N failed" (exit status 1 if any failed)
+#   bash quickstart.sh test   the same set-up, then `make check`, then the
+#                             non-MPI tests again with the core and tools built
+#                             under -fsanitize=address,undefined in ./_build-asan;
+#                             prints the logs of failing tests and ends with the
+#                             line "N passed, N failed" covering both passes
+#                             (exit status 1 if any failed)
 #
 # Environment: JOBS (parallel make jobs, default 2), NP (demo ranks, default
 # 4), CONFIGURE_FLAGS (extra ./configure arguments), SKIP_APT=1 (never call
@@ -18,12 +21,13 @@ set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 BUILD=$ROOT/_build
+SAN_BUILD=$ROOT/_build-asan
 PREFIX=$ROOT/_inst
 JOBS=${JOBS:-2}
 NP=${NP:-4}
 
 PACKAGES="build-essential autoconf automake libtool pkg-config openmpi-bin libopenmpi-dev
-libunwind-dev libdw-dev libelf-dev python3 gfortran graphviz"
+libunwind-dev libdw-dev libelf-dev python3 gfortran graphviz valgrind"
 
 say() { printf '\n==> %s\n' "$*"; }
 die() { printf 'quickstart: %s\n' "$*" >&2; exit 1; }
@@ -107,13 +111,36 @@ demo() {
 }
 
 # ---- test -------------------------------------------------------------------
-count_results() { # prints "pass fail skip" from the .trs files under $BUILD
-    find "$BUILD" -name '*.trs' -exec grep -h '^:test-result:' {} + 2>/dev/null |
+count_results() { # prints "pass fail skip" from the .trs files under $BUILD (and $SAN_BUILD)
+    find "$BUILD" "$SAN_BUILD" -name '*.trs' -exec grep -h '^:test-result:' {} + 2>/dev/null |
         awk '{ r = $2 }
              r == "PASS" || r == "XFAIL" { p++ }
              r == "FAIL" || r == "ERROR" || r == "XPASS" { f++ }
              r == "SKIP" { s++ }
              END { printf "%d %d %d\n", p, f, s }'
+}
+
+# Sanitizer pass: the core and the tools under ASan/UBSan, in a second build
+# directory, running the tests that need no mpirun.  (The preloaded runtime
+# cannot run under ASan - the ASan runtime must be the first library of the
+# process - so MPI jobs are checked under valgrind instead,
+# tests/test_fault_valgrind.sh.)
+SAN_TESTS="tests/unit_select tests/unit_summary tests/unit_pathset tests/unit_commit
+tests/unit_phasestats tests/unit_cct tests/test_rpfile tests/test_tools.sh
+tests/test_hostile_tools.sh"
+sanitize() {
+    local san='-fsanitize=address,undefined'
+    say "sanitizer pass: configure in $SAN_BUILD with $san"
+    mkdir -p "$SAN_BUILD"
+    cd "$SAN_BUILD"
+    find "$SAN_BUILD" -name '*.trs' -delete 2>/dev/null || true
+    # shellcheck disable=SC2086
+    "$ROOT/configure" -q CFLAGS="-O1 -g $san -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+        LDFLAGS="$san" ${CONFIGURE_FLAGS:-} || return 1
+    say "sanitizer pass: make check (non-MPI tests)"
+    # shellcheck disable=SC2086
+    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+        make -j"$JOBS" check TESTS="$(echo $SAN_TESTS)"
 }
 
 run_tests() {
@@ -125,6 +152,7 @@ run_tests() {
     say "make -j$JOBS check"
     local rc=0
     make -j"$JOBS" check || rc=$?
+    sanitize || rc=$?
     local pass fail skip trs
     read -r pass fail skip < <(count_results)
     if [ "$fail" -gt 0 ] || [ "$rc" != 0 ]; then
@@ -134,7 +162,7 @@ run_tests() {
                 echo "================ ${trs%.trs}.log ================"
                 cat "${trs%.trs}.log" 2>/dev/null || echo "(no log)"
             fi
-        done < <(find "$BUILD" -name '*.trs' | sort)
+        done < <(find "$BUILD" "$SAN_BUILD" -name '*.trs' 2>/dev/null | sort)
         if [ "$rc" != 0 ] && [ "$fail" -eq 0 ]; then
             echo "make check failed (exit $rc) before any test failed: see the build output above"
             fail=1

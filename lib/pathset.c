@@ -27,6 +27,7 @@
  * the end / unread trailing bytes.
  */
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "pathset.h"
@@ -154,11 +155,9 @@ size_t pathset_encode(const rp_pathset *ps, void *buf, size_t cap)
         w = put(w, &p->n_iv, 2);
         w = put(w, &p->flags, 2);
         w = put(w, &p->n_evicted, 4);
-        for (uint32_t j = 0; j < p->n_iv; j++) {
-            w = put(w, &p->iv[j].rank, 4);
-            w = put(w, &p->iv[j].low, 2);
-            w = put(w, &p->iv[j].high, 2);
-        }
+        /* rp_interval is laid out exactly as on the wire: one copy. */
+        if (p->n_iv)
+            w = put(w, p->iv, (size_t)p->n_iv * sizeof *p->iv);
     }
     return sz;
 }
@@ -177,12 +176,9 @@ static int get(rd *r, void *v, size_t n)
     return 0;
 }
 
-static int decode_interval(rd *r, rp_interval *iv)
-{
-    if (get(r, &iv->rank, 4) || get(r, &iv->low, 2) || get(r, &iv->high, 2))
-        return -1;
-    return iv->low <= iv->high ? 0 : -1;
-}
+_Static_assert(sizeof(rp_interval) == 8 && offsetof(rp_interval, low) == 4 &&
+                   offsetof(rp_interval, high) == 6,
+               "rp_interval must match the 8-byte wire interval");
 
 static int decode_path(rd *r, rp_path *p, uint32_t iv_cap)
 {
@@ -191,8 +187,10 @@ static int decode_path(rd *r, rp_path *p, uint32_t iv_cap)
         return -1;
     if (p->cost_ns < 0 || p->n_iv > iv_cap || (p->flags & ~RP_PATH_FLAGS_KNOWN))
         return -1;
+    if (p->n_iv && get(r, p->iv, (size_t)p->n_iv * sizeof *p->iv))
+        return -1;
     for (uint32_t j = 0; j < p->n_iv; j++)
-        if (decode_interval(r, &p->iv[j]))
+        if (p->iv[j].low > p->iv[j].high)
             return -1;
     return 0;
 }

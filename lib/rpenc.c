@@ -239,7 +239,9 @@ int rpdec_load_file(const char *path, uint8_t **bufp, size_t *lenp, char *err, s
 {
     *bufp = NULL;
     *lenp = 0;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* O_NONBLOCK: a FIFO or device named like a rank file must not hang
+     * the open (it is refused below as not a regular file). */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0) {
         seterr(err, errlen, "cannot open: %s", strerror(errno));
         return -1;

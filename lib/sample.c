@@ -467,12 +467,13 @@ static void atfork_child(void)
 static uint32_t env_u32(const char *name, uint32_t dflt)
 {
     const char *s = getenv(name);
-    if (!s || !*s)
+    if (!s)
         return dflt;
     char *end;
     errno = 0;
     unsigned long v = strtoul(s, &end, 10);
-    if (errno || *end || v == 0 || v > UINT32_MAX) {
+    /* empty, signs and blanks are invalid like any other bad value */
+    if (*s < '0' || *s > '9' || errno || *end || v == 0 || v > UINT32_MAX) {
         rp_warn(0, "%s=%s is invalid (expected an integer 2..%u); using %u",
                 name, s, (unsigned)CCT_MAX_CAP, dflt);
         return dflt;

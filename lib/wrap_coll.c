@@ -1,9 +1,10 @@
 /* wrap_coll.c - path exchange at collectives (doc/design.md, "Collectives").
  *
- *  all-to-all  dissemination path-allreduce: ceil(log2 n) rounds, round d
- *              sends to me+2^d and receives from me-2^d (mod n), any n; then
- *              (repr only: selection is not associative) rank 0's set is
- *              broadcast so every member holds the identical set.  topk is
+ *  all-to-all  path-allreduce in ceil(log2 n) rounds: for a power of two a
+ *              butterfly (partner me^2^d), after which every member holds
+ *              the identical set; otherwise dissemination (send to me+2^d,
+ *              receive from me-2^d, mod n) and then (repr only: selection
+ *              is not associative) a broadcast of rank 0's set.  topk is
  *              associative and idempotent, so it needs no broadcast.
  *  from root   (Bcast, Scatter[v]) the root's set is broadcast; members join.
  *  to root     (Reduce, Gather[v]) every set is gathered; the root joins all.
@@ -25,9 +26,10 @@
 #include "reqtab.h"
 
 #define RP_TAG_COLL 1
-/* Broadcasts go in two pieces: a first chunk that fits the usual set
- * (k = 5, a few intervals), and the rest only when the header says so. */
-#define BCAST_CHUNK 512u
+/* Broadcasts go in two pieces: a first chunk that the shared-memory
+ * transport sends inline (k = 5 with a few intervals fits), and the rest
+ * only when the header says so. */
+#define BCAST_CHUNK 248u
 
 static uint32_t wire_len(const uint8_t *buf)
 {
@@ -73,10 +75,19 @@ static void exchange(rp_comm *c, int dst, int src)
 void rp_coll_allreduce_paths(rp_comm *c)
 {
     int n = c->size, me = c->rank;
-    for (int d = 1; d < n; d <<= 1)
-        exchange(c, (me + d) % n, (me - d + n) % n);
-    if (n > 1 && rp_rt.cfg.select == RP_SELECT_REPR)
-        bcast_set(c, 0, 1);
+    if ((n & (n - 1)) == 0) {
+        /* Power of two: butterfly.  Partners join the same two sets, and a
+         * join is a deterministic function of the union, so after each
+         * round partners are identical, and after the last all members
+         * are: no broadcast needed. */
+        for (int d = 1; d < n; d <<= 1)
+            exchange(c, me ^ d, me ^ d);
+    } else {
+        for (int d = 1; d < n; d <<= 1)
+            exchange(c, (me + d) % n, (me - d + n) % n);
+        if (rp_rt.cfg.select == RP_SELECT_REPR)
+            bcast_set(c, 0, 1);
+    }
     rp_counters[RP_CNT_COLL_JOINS]++;
 }
 

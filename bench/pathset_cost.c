@@ -1,0 +1,114 @@
+/* pathset_cost.c - CPU cost of the per-message path-set work, without MPI.
+ *
+ * Links the algorithm core (lib/pathset.c, select.c, summary.c) and times, in
+ * a tight loop on one core, what the runtime does per point-to-point message:
+ * the sender's pathset_encode, the receiver's pathset_decode and
+ * pathset_join (plus the task-end pathset_add_cost).  Two sets of k paths
+ * with distinct costs play the two ranks of a ping-pong, so the join always
+ * has 2k candidates, as in steady state.  Each path first gets `iv` summary
+ * intervals (alternating ranks, as sampling in a ping-pong produces).
+ *
+ * A CPU-bound loop is far less sensitive to other jobs on the machine than a
+ * ping-pong: the figure is the minimum over repetitions.
+ *
+ * usage: pathset_cost [k] [iv] [iters]      prints one line:
+ *   COST k=.. iv=.. wire_bytes=.. encode_ns=.. decode_ns=.. join_ns=.. add_cost_ns=.. per_msg_ns=..
+ */
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include "pathset.h"
+
+static int64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static rp_pathset A, B, IN, TMP;
+static uint8_t *buf;
+static size_t cap;
+static volatile uint64_t sink;
+
+static void fill(rp_pathset *ps, uint32_t k, uint32_t iv, int64_t base, uint32_t rank)
+{
+    uint64_t rng = 12345 + rank;
+    pathset_reset(ps);
+    /* k distinct paths: join with single-path sets of other costs */
+    for (uint32_t i = 1; i < k; i++) {
+        pathset_reset(&TMP);
+        pathset_add_cost(&TMP, base + 1000 * (int64_t)i);
+        pathset_join(ps, &TMP, RP_SELECT_REPR);
+    }
+    for (uint32_t j = 0; j < iv; j++)   /* alternate ranks: one interval per item */
+        pathset_extend(ps, (j & 1) ? rank ^ 1 : rank, (uint16_t)j, RP_SUMMARY_PROF, &rng);
+}
+
+int main(int argc, char **argv)
+{
+    uint32_t k = argc > 1 ? (uint32_t)atoi(argv[1]) : 5;
+    uint32_t iv = argc > 2 ? (uint32_t)atoi(argv[2]) : 0;
+    long iters = argc > 3 ? atol(argv[3]) : 200000;
+    uint32_t iv_cap = 32;
+    if (k < 1 || k > 64 || iv > iv_cap || iters < 1) {
+        fprintf(stderr, "usage: pathset_cost [k 1..64] [iv 0..32] [iters]\n");
+        return 2;
+    }
+    cap = pathset_max_wire_bytes(k, iv_cap);
+    buf = malloc(cap);
+    if (pathset_init(&A, k, iv_cap) || pathset_init(&B, k, iv_cap) ||
+        pathset_init(&IN, k, iv_cap) || pathset_init(&TMP, k, iv_cap) || !buf)
+        return 1;
+    fill(&A, k, iv, 1000000, 0);
+    fill(&B, k, iv, 1000500, 1);
+    size_t wire = pathset_encode(&A, buf, cap);
+
+    double best_enc = 1e30, best_dec = 1e30, best_join = 1e30, best_add = 1e30, best_msg = 1e30;
+    for (int rep = 0; rep < 7; rep++) {
+        int64_t t0 = now_ns();
+        for (long i = 0; i < iters; i++)
+            sink += pathset_encode(&A, buf, cap);
+        int64_t t1 = now_ns();
+        for (long i = 0; i < iters; i++)
+            sink += (uint64_t)pathset_decode(&IN, buf, wire);
+        int64_t t2 = now_ns();
+        /* join: copy B to TMP first (timed separately and subtracted) */
+        for (long i = 0; i < iters; i++) {
+            pathset_copy(&TMP, &B);
+            sink += TMP.n;
+        }
+        int64_t t3 = now_ns();
+        for (long i = 0; i < iters; i++) {
+            pathset_copy(&TMP, &B);
+            pathset_join(&TMP, &IN, RP_SELECT_REPR);
+            sink += TMP.n;
+        }
+        int64_t t4 = now_ns();
+        for (long i = 0; i < iters; i++)
+            pathset_add_cost(&TMP, 7);
+        int64_t t5 = now_ns();
+        /* the whole message, steady state: A -> B, then B -> A */
+        for (long i = 0; i < iters; i++) {
+            rp_pathset *s = (i & 1) ? &B : &A, *r = (i & 1) ? &A : &B;
+            pathset_add_cost(s, 100 + (i & 63));
+            size_t n = pathset_encode(s, buf, cap);
+            pathset_add_cost(r, 90 + (i & 31));
+            if (pathset_decode(&IN, buf, n) == 0)
+                pathset_join(r, &IN, RP_SELECT_REPR);
+        }
+        int64_t t6 = now_ns();
+        double d = (double)iters;
+        if ((t1 - t0) / d < best_enc) best_enc = (t1 - t0) / d;
+        if ((t2 - t1) / d < best_dec) best_dec = (t2 - t1) / d;
+        if ((t4 - t3 - (t3 - t2)) / d < best_join) best_join = (t4 - t3 - (t3 - t2)) / d;
+        if ((t5 - t4) / d < best_add) best_add = (t5 - t4) / d;
+        if ((t6 - t5) / d < best_msg) best_msg = (t6 - t5) / d;
+    }
+    printf("COST k=%u iv=%u wire_bytes=%zu encode_ns=%.1f decode_ns=%.1f join_ns=%.1f "
+           "add_cost_ns=%.1f per_msg_ns=%.1f\n",
+           k, iv, wire, best_enc, best_dec, best_join, best_add, best_msg);
+    return sink == 42;
+}

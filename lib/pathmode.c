@@ -133,9 +133,9 @@ void pathmode_msg_joined(uint32_t src, uint64_t src_event, uint32_t bytes, int f
     e->bytes = bytes;
 }
 
-void pathmode_coll(rp_comm *c, int kind, int root, int phase_end)
+static void coll_record(rp_comm *c, int kind, int root, int phase_end, uint64_t no,
+                        uint32_t part)
 {
-    uint64_t no = c->ncoll++;
     if (rp_rt.cfg.mode != RP_MODE_TRACE)
         return;
     if (grow((void **)&edges, &cap_edges, n_edges + 1, sizeof *edges) != 0)
@@ -148,12 +148,30 @@ void pathmode_coll(rp_comm *c, int kind, int root, int phase_end)
     e->coll_id = ((uint64_t)c->uid << 32) | (no & 0xffffffffu);
     e->size = (uint32_t)c->size;
     e->phase_end = (uint32_t)phase_end;
+    e->part = part;
     if (kind == RP_COLL_SCAN)
         e->root = (uint32_t)c->rank;
     else if (root >= 0)
         e->root = comm_world_rank(c, root);
     else
         e->root = RP_NO_RANK;
+}
+
+void pathmode_coll(rp_comm *c, int kind, int root, int phase_end)
+{
+    coll_record(c, kind, root, phase_end, c->ncoll++, RP_PART_BOTH);
+}
+
+uint64_t pathmode_nbc_call(rp_comm *c, int kind, int root)
+{
+    uint64_t no = c->ncoll++;
+    coll_record(c, kind, root, 0, no, RP_PART_CONTRIB);
+    return no;
+}
+
+void pathmode_nbc_done(rp_comm *c, int kind, int root, uint64_t no)
+{
+    coll_record(c, kind, root, 0, no, RP_PART_JOIN);
 }
 
 static void mark_item(void *ctx, uint32_t path, const rp_item *item, uint32_t idx)

@@ -25,6 +25,10 @@ uint64_t pathmode_event(void);
 void pathmode_msg_joined(uint32_t src, uint64_t src_event, uint32_t bytes, int from_msg);
 /* A collective on c joined paths (kind RP_COLL_*, root in c or -1). */
 void pathmode_coll(rp_comm *c, int kind, int root, int phase_end);
+/* The two halves of a non-blocking collective: at the call (returns the
+ * instance number to pass at completion) and at completion. */
+uint64_t pathmode_nbc_call(rp_comm *c, int kind, int root);
+void pathmode_nbc_done(rp_comm *c, int kind, int root, uint64_t no);
 /* Phase end: commit (path) / record costs (trace) before the reset. */
 void pathmode_phase_end(uint64_t phase);
 /* Hand the committed data to the rank file. */

@@ -134,6 +134,8 @@ static int validate_paths(const rp_rankdata *d, char *err, size_t errlen)
                 why = "scan position out of range";
             else if (e->phase_end > 1)
                 why = "bad phase-end flag";
+            else if (e->part > RP_PART_JOIN)
+                why = "bad collective part";
         } else {
             why = "unknown edge kind";
         }
@@ -369,7 +371,7 @@ static void enc_edges(rpenc *e, const rp_rankdata *d)
         rpenc_u32(e, g->root);
         rpenc_u32(e, g->size);
         rpenc_u32(e, g->phase_end);
-        rpenc_u32(e, 0);
+        rpenc_u32(e, g->part);
     }
     rpenc_section_end(e, s);
 }
@@ -692,8 +694,7 @@ static int dec_edges(const rp_section *s, rp_rankdata *d, char *err, size_t errl
         g->root = rpdec_u32(&r);
         g->size = rpdec_u32(&r);
         g->phase_end = rpdec_u32(&r);
-        g->reserved = 0;
-        (void)rpdec_u32(&r);
+        g->part = rpdec_u32(&r);
     }
     return 0;
 }

@@ -101,8 +101,12 @@ typedef struct rp_edge {
     uint32_t root;        /* COLL in/out: root's world rank; scan: my rank in the comm */
     uint32_t size;        /* COLL: members */
     uint32_t phase_end;   /* COLL: 1 if it ended a phase */
-    uint32_t reserved;
+    uint32_t part;        /* COLL: RP_PART_* - which half of the collective this is */
 } rp_edge;
+/* A blocking collective contributes my set and joins everyone's at one
+ * event.  A non-blocking one contributes at its call and joins at the
+ * Wait/Test that completes it: two records with the same coll_id. */
+enum { RP_PART_BOTH = 0, RP_PART_CONTRIB = 1, RP_PART_JOIN = 2 };
 
 typedef struct rp_rankdata {
     uint32_t rank, nranks;

@@ -175,6 +175,7 @@ void rp_hook_coll_scan(MPI_Comm comm)
 typedef struct rp_nbc {
     MPI_Request    req;
     int            kind, root;
+    uint64_t       no;         /* instance number on the communicator (trace) */
     rp_comm       *c;
     uint8_t       *buf;        /* slots: size (or 1) x max_wire bytes */
     struct rp_nbc *next;       /* orphan list */
@@ -207,6 +208,7 @@ void rp_hook_nbc(int kind, int root, MPI_Comm comm, MPI_Request req)
     x->root = root;
     x->c = c;
     x->buf = buf;
+    x->no = pathmode_nbc_call(c, kind, root);
     uint8_t *mine = buf + (size_t)slots * cap;     /* the extra slot */
     pathset_encode(&rp_rt.ps, mine, cap);
     int rc;
@@ -257,7 +259,7 @@ void rp_nbc_complete(rp_nbc *x, int join)
                 proto_join_buffer(b, len <= cap ? (int)len : 0, 0);
         }
     }
-    pathmode_coll(x->c, x->kind, x->root, 0);
+    pathmode_nbc_done(x->c, x->kind, x->root, x->no);
     rp_counters[RP_CNT_COLL_JOINS]++;
     free(x->buf);
     free(x);

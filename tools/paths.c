@@ -658,7 +658,9 @@ static int advance(gstate *s, uint32_t r)
             coll *c = coll_get(s, ed);
             if (!c)
                 return -1;
-            if (t->reg_event != e + 1) {
+            /* A non-blocking collective contributes Lpre at its call
+             * (RP_PART_CONTRIB) and joins at its completion (RP_PART_JOIN). */
+            if (ed->part != RP_PART_JOIN && t->reg_event != e + 1) {
                 t->reg_event = e + 1;
                 c->arrived++;
                 if (lpmax > c->agg_max || (lpmax == c->agg_max && r < c->arg_r)) {
@@ -690,6 +692,8 @@ static int advance(gstate *s, uint32_t r)
                 if (wake && wake_coll(s, c) != 0)
                     return -1;
             }
+            if (ed->part == RP_PART_CONTRIB)
+                continue;
             int ready = 1;
             int64_t jmax = INT64_MIN, jmin = INT64_MAX;
             uint32_t jr = r;

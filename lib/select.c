@@ -117,9 +117,24 @@ void select_k(rp_path **cand, uint32_t n, uint32_t k, rp_select_mode sel,
             out[i] = cand[i];
         for (uint32_t i = 0; i < bottom; i++)
             out[top + i] = cand[n - bottom + i];
+    } else if (k == 1) {
+        out[0] = cand[0];
     } else {
-        for (uint32_t j = 0; j < k; j++)
-            out[j] = cand[select_repr_index(j, k, n)];
+        /* select_repr_index(j, k, n) for j = 0..k-1, walked incrementally:
+         * index_j = (j*step + (k-1)) / den with step = 2(n-1), den = 2(k-1);
+         * two divisions instead of k (this runs at every message join). */
+        uint32_t den = 2 * (k - 1), step = 2 * (n - 1);
+        uint32_t q = (k - 1) / den, r = (k - 1) % den;
+        uint32_t dq = step / den, dr = step % den;
+        for (uint32_t j = 0; j < k; j++) {
+            out[j] = cand[q];
+            q += dq;
+            r += dr;
+            if (r >= den) {
+                r -= den;
+                q++;
+            }
+        }
     }
     *n_out = k;
 }

@@ -9,8 +9,10 @@
 #   rp_check_report ARGS...                        # tests/check_report.py on it
 #   rp_pass MSG / rp_fail MSG / rp_finish
 #
-# NET is shm (self,vader), tcp (self,tcp over loopback) or any (MPI's choice).
-# VAR=VAL pairs are exported to the ranks (mpirun -x).  Every run gets a fresh
+# NET is shm (self,vader), tcp (self,tcp over loopback) or any (MPI's choice);
+# see rp_mpirun_args for what they are with MPICH.  VAR=VAL pairs are exported
+# to the ranks (mpirun -x, mpiexec -genv; rp_mpirun_env).  RP_MPI_FLAVOR is
+# openmpi, mpich or other.  Every run gets a fresh
 # directory $RP_RUNDIR; profiled runs write into RP_OUTPUT=$RP_DIR (a fresh,
 # not yet existing path inside it).  After a run: $RP_RC (exit status; 124 =
 # watchdog), $RP_OUTF / $RP_ERRF (stdout / stderr files), $RP_CMD (the command
@@ -51,11 +53,31 @@ export OMPI_MCA_rmaps_base_oversubscribe=1
 # no "unused component" chatter from e.g. openib in containers
 export OMPI_MCA_btl_base_warn_component_unused=0
 
-if "$MPIRUN" --version 2>&1 | grep -q -e 'Open MPI' -e 'OpenRTE'; then
-    RP_MPI_FLAVOR=openmpi
-else
-    RP_MPI_FLAVOR=other # MPICH / Intel MPI (hydra)
-fi
+# The MPI flavour decides the launcher's options: openmpi (mpirun/orterun),
+# mpich (hydra's mpiexec), other.  configure's RP_MPI_FLAVOR (from mpicc)
+# comes through AM_TESTS_ENVIRONMENT; the launcher itself is asked when it
+# is unset (manual runs) and must agree when it is set: a build against
+# MPICH run by Open MPI's mpirun (or the reverse) is a set-up error that
+# would otherwise show up as every rank believing it is rank 0.
+rp_launcher_flavor() {
+    local v
+    v=$("$MPIRUN" --version 2>&1 </dev/null) || true
+    case $v in
+    *'Open MPI'* | *OpenRTE*) echo openmpi ;;
+    *HYDRA* | *hydra*) echo mpich ;;
+    *) echo other ;;
+    esac
+}
+case ${RP_MPI_FLAVOR:-} in
+openmpi | mpich)
+    if [ "$(rp_launcher_flavor)" != "$RP_MPI_FLAVOR" ]; then
+        echo "FAIL: built against $RP_MPI_FLAVOR, but MPIRUN=$MPIRUN is $(rp_launcher_flavor) (configure MPICC=... picks both)"
+        exit 1
+    fi
+    ;;
+*) RP_MPI_FLAVOR=$(rp_launcher_flavor) ;;
+esac
+export RP_MPI_FLAVOR
 
 RP_FAILS=0
 RP_NRUN=0
@@ -95,10 +117,24 @@ rp_show() {
 }
 
 # the mpirun options for NP ranks over NET
+#
+# MPICH (hydra, ch4): ranks may outnumber cores by default; environment goes
+# with -genv; processes are not bound unless -bind-to is given.  Debian's
+# MPICH 4 is ch4:ucx: ranks on one node talk through ch4's own POSIX shared
+# memory (shm), all of them through UCX when MPIR_CVAR_NOLOCAL=1, and
+# UCX_TLS=tcp,self with UCX_NET_DEVICES=lo makes that TCP over loopback
+# (tcp).
 rp_mpirun_args() {
     local np=$1 net=$2
     RP_MPIARGS=(-np "$np")
-    if [ "$RP_MPI_FLAVOR" = openmpi ]; then
+    if [ "$RP_MPI_FLAVOR" = mpich ]; then
+        case $net in
+        shm | any | '') ;;
+        tcp) RP_MPIARGS+=(-genv MPIR_CVAR_NOLOCAL 1 -genv UCX_TLS tcp,self
+            -genv UCX_NET_DEVICES lo) ;;
+        *) echo "rp_mpirun_args: unknown transport '$net'" >&2; return 1 ;;
+        esac
+    elif [ "$RP_MPI_FLAVOR" = openmpi ]; then
         # --oversubscribe: more ranks than cores; --bind-to none: let the
         # kernel spread sleeping/spinning ranks; pml ob1 so that the btl
         # choice is honoured (UCX would bypass it); no single-copy (CMA), which
@@ -112,6 +148,19 @@ rp_mpirun_args() {
         *) echo "rp_mpirun_args: unknown transport '$net'" >&2; return 1 ;;
         esac
     fi
+}
+
+# rp_mpirun_env VAR=VAL ...: add the launcher options that set VAR=VAL in
+# every rank to RP_MPIARGS (mpirun -x / mpiexec -genv)
+rp_mpirun_env() {
+    local a
+    for a in "$@"; do
+        if [ "$RP_MPI_FLAVOR" = openmpi ]; then
+            RP_MPIARGS+=(-x "$a")
+        else
+            RP_MPIARGS+=(-genv "${a%%=*}" "${a#*=}")
+        fi
+    done
 }
 
 # rp_exec KIND NP NET [VAR=VAL ...] -- PROG [ARGS]
@@ -152,11 +201,7 @@ rp_exec() {
     plain) ;;
     esac
     for a in "${envs[@]}"; do
-        if [ "$RP_MPI_FLAVOR" = openmpi ]; then
-            RP_MPIARGS+=(-x "$a")
-        else
-            RP_MPIARGS+=(-genv "${a%%=*}" "${a#*=}")
-        fi
+        rp_mpirun_env "$a"
     done
     RP_CMD="${RP_LOCKCMD[*]} timeout -k 5 $RP_WATCHDOG $MPIRUN ${RP_MPIARGS[*]} $*"
     local t0 t1
@@ -239,6 +284,20 @@ rp_check_report() {
 
 # the program's own stdout, without lines the MPI library may add
 rp_stdout_filtered() { grep -v -e '^\[[^]]*\] ' "$1" || true; }
+
+# rp_timed CASE-FUNCTION ARGS...: run a wall-clock case; if it fails, run it
+# once more.  Timing assertions compare sleeps and spins with their analytic
+# paths; on a 2-core machine another process can delay one wake-up by tens
+# of ms.  A real bug fails both times; the retry is printed, never hidden.
+rp_timed() {
+    local before=$RP_FAILS
+    "$@"
+    if [ "$RP_FAILS" -gt "$before" ]; then
+        echo "RETRY (timing, $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null) load): $*"
+        RP_FAILS=$before
+        "$@"
+    fi
+}
 
 rp_finish() {
     if [ "$RP_FAILS" -gt 0 ]; then

@@ -11,15 +11,18 @@ RP_TIMING=1
 PROG=$RP_TESTS_BIN/mpi_assignment
 rp_require "$PROG" "$RP_LIB" "$RP_BINDIR/rp-report"
 
-for net in shm tcp; do
-    what="assignment np=4 $net"
+assignment_case() { # NET
+    local net=$1 what="assignment np=4 $1"
     rp_prof 4 "$net" -- "$PROG"
-    rp_expect_report "$what" || continue
+    rp_expect_report "$what" || return
     if ! grep -qx "assignment y=42" "$RP_OUTF"; then
         rp_fail "$what: wrong program output"
-        continue
+        return
     fi
     rp_check_report "$what" --ranks 4 --phases 2 --k 5 --mode prof \
         --p100 4.4 --p0 0.6 --rel 0.03 --abs 0.030
+}
+for net in shm tcp; do
+    rp_timed assignment_case "$net"
 done
 rp_finish

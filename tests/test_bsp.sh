@@ -36,13 +36,13 @@ bsp_case() { # NP NET K [extra check options] -- [VAR=VAL ...]
 
 for net in shm tcp; do
     for np in 1 2 3 4 8; do
-        bsp_case "$np" "$net" 5
+        rp_timed bsp_case "$np" "$net" 5
     done
 done
-bsp_case 4 shm 3 -- RP_K=3
-bsp_case 5 shm 9 -- RP_K=9
-bsp_case 4 tcp 4 --any-percentiles -- RP_SELECT=topk RP_K=4
-bsp_case 4 shm 5 -- RP_SELECT=repr RP_SUMMARY=4
-bsp_case 3 shm 5 -- RP_MODE=path
-bsp_case 8 tcp 5 -- RP_MODE=trace
+rp_timed bsp_case 4 shm 3 -- RP_K=3
+rp_timed bsp_case 5 shm 9 -- RP_K=9
+rp_timed bsp_case 4 tcp 4 --any-percentiles -- RP_SELECT=topk RP_K=4
+rp_timed bsp_case 4 shm 5 -- RP_SELECT=repr RP_SUMMARY=4
+rp_timed bsp_case 3 shm 5 -- RP_MODE=path
+rp_timed bsp_case 8 tcp 5 -- RP_MODE=trace
 rp_finish

@@ -27,12 +27,12 @@ fanin_case() { # MODE NP NET
         --p100 "$p100" --p0 "$p0" --rel 0.05 --abs 0.020 --clean-counters
 }
 
-fanin_case recv 2 shm
-fanin_case recv 4 shm
-fanin_case recv 8 tcp
-fanin_case waitany 4 shm
-fanin_case waitany 8 shm
-fanin_case waitany 3 tcp
-fanin_case testsome 4 shm
-fanin_case testsome 5 tcp
+rp_timed fanin_case recv 2 shm
+rp_timed fanin_case recv 4 shm
+rp_timed fanin_case recv 8 tcp
+rp_timed fanin_case waitany 4 shm
+rp_timed fanin_case waitany 8 shm
+rp_timed fanin_case waitany 3 tcp
+rp_timed fanin_case testsome 4 shm
+rp_timed fanin_case testsome 5 tcp
 rp_finish

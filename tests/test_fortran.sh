@@ -101,13 +101,19 @@ PYEOF
     fi
 }
 
+# a pair with its comparison; retried once as a whole if timing fails
+pair_and_compare() { # NAME NP
+    run_pair "$1" "$2" && compare "$1" "$2"
+}
 for np in 2 4; do
-    if ! run_pair c "$np"; then
+    before=$RP_FAILS
+    rp_timed run_pair c "$np"
+    if [ "$RP_FAILS" -gt "$before" ]; then
         rp_fail "C reference np=$np failed; its Fortran comparisons are failures too"
         continue
     fi
     for f in "${FPROGS[@]}"; do
-        run_pair "$f" "$np" && compare "$f" "$np"
+        rp_timed pair_and_compare "$f" "$np"
     done
 done
 rp_finish

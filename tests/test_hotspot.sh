@@ -25,16 +25,16 @@ hot_case() { # PROG SOURCE NP NET
 
 C=$RP_TESTS_BIN/mpi_hotspot
 rp_require "$C" "$RP_LIB" "$RP_BINDIR/rp-report"
-hot_case "$C" "$RP_TESTS_SRC/mpi_hotspot.c" 2 shm
-hot_case "$C" "$RP_TESTS_SRC/mpi_hotspot.c" 3 tcp
+rp_timed hot_case "$C" "$RP_TESTS_SRC/mpi_hotspot.c" 2 shm
+rp_timed hot_case "$C" "$RP_TESTS_SRC/mpi_hotspot.c" 3 tcp
 if [ -x "$RP_TESTS_BIN/mpi_hotspot_cxx" ]; then
-    hot_case "$RP_TESTS_BIN/mpi_hotspot_cxx" "$RP_TESTS_SRC/mpi_hotspot_cxx.cc" 2 shm
+    rp_timed hot_case "$RP_TESTS_BIN/mpi_hotspot_cxx" "$RP_TESTS_SRC/mpi_hotspot_cxx.cc" 2 shm
 else
     rp_fail "mpi_hotspot_cxx was not built"
 fi
 if [ -n "${MPIFC:-}" ]; then
     if [ -x "$RP_TESTS_BIN/mpi_hotspot_f90" ]; then
-        hot_case "$RP_TESTS_BIN/mpi_hotspot_f90" "$RP_TESTS_SRC/mpi_hotspot_f90.f90" 2 shm
+        rp_timed hot_case "$RP_TESTS_BIN/mpi_hotspot_f90" "$RP_TESTS_SRC/mpi_hotspot_f90.f90" 2 shm
     else
         rp_fail "mpi_hotspot_f90 was not built"
     fi

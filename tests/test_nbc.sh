@@ -25,10 +25,10 @@ nbc_case() { # NP NET [VAR=VAL ...]
     rp_check_report "$what" --ranks "$np" --phases 1 --k 5 --mode "$mode" \
         --p100 "$p100" --p0 "$p0" --rel 0.05 --abs 0.015 --clean-counters
 }
-nbc_case 2 shm
-nbc_case 3 shm
-nbc_case 4 tcp
-nbc_case 4 shm RP_MODE=trace
+rp_timed nbc_case 2 shm
+rp_timed nbc_case 3 shm
+rp_timed nbc_case 4 tcp
+rp_timed nbc_case 4 shm RP_MODE=trace
 # the trace of the same run: the offline longest/shortest paths (call =
 # contribution, completion = join) must equal the online 100 % / 0 % paths
 if "$RP_BINDIR/rp-report" --check "$RP_DIR" >"$RP_RUNDIR/check" 2>&1; then

@@ -34,13 +34,13 @@ ring_case() { # NP NET [VAR=VAL ...]
 
 for net in shm tcp; do
     for np in 1 2 3 4 8; do
-        ring_case "$np" "$net"
+        rp_timed ring_case "$np" "$net"
     done
 done
-ring_case 4 shm RP_PERIOD=0
-ring_case 4 shm RP_PERIOD=200
-ring_case 3 tcp RP_K=3
+rp_timed ring_case 4 shm RP_PERIOD=0
+rp_timed ring_case 4 shm RP_PERIOD=200
+rp_timed ring_case 3 tcp RP_K=3
 # the same paths when tasks are recorded instead of sampled
-ring_case 4 shm RP_MODE=path
-ring_case 3 tcp RP_MODE=trace
+rp_timed ring_case 4 shm RP_MODE=path
+rp_timed ring_case 3 tcp RP_MODE=trace
 rp_finish

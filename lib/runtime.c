@@ -80,21 +80,40 @@ static void commit_to_slots(void *ctx, uint32_t path, const rp_item *item, uint3
         sample_commit_item(NULL, (uint32_t)__builtin_ctzll(bits), item, idx);
 }
 
+/* Report slot j -> held path, for n held paths (k is fixed for the run):
+ * computed once per n, since phase ends can be very frequent. */
+static uint8_t nearest_map[RP_MAX_K + 1][RP_MAX_K];
+static uint8_t nearest_ready[RP_MAX_K + 1];
+
+static const uint8_t *nearest_for(uint32_t n)
+{
+    uint32_t k = rp_rt.cfg.k;
+    if (!nearest_ready[n]) {
+        for (uint32_t j = 0; j < k; j++)
+            nearest_map[n][j] = (uint8_t)select_nearest(j, k, n);
+        nearest_ready[n] = 1;
+    }
+    return nearest_map[n];
+}
+
 void rp_phase_end(void)
 {
     int64_t costs[RP_MAX_K];
+    uint32_t k = rp_rt.cfg.k, n = rp_rt.ps.n <= k ? rp_rt.ps.n : k;
+    const uint8_t *near = nearest_for(n);
     if (rp_rt.cfg.mode == RP_MODE_PROF) {
         slot_map map;
         memset(&map, 0, sizeof map);
-        for (uint32_t j = 0; j < rp_rt.cfg.k; j++)
-            map.slots[select_nearest(j, rp_rt.cfg.k, rp_rt.ps.n)] |= 1ull << j;
+        for (uint32_t j = 0; j < k; j++)
+            map.slots[near[j]] |= 1ull << j;
         uint64_t r = commit_phase(&rp_rt.ps, rp_rt.rank, &rp_rt.items,
                                   commit_to_slots, &map);
         rp_counters[RP_CNT_COMMIT_CLIPPED] += r >> 32;
     } else {
         pathmode_phase_end(rp_rt.nphases);
     }
-    pathset_percentile_costs(&rp_rt.ps, rp_rt.cfg.k, costs);
+    for (uint32_t j = 0; j < k; j++)
+        costs[j] = n ? rp_rt.ps.p[near[j]].cost_ns : 0;
     phasestats_add(&rp_rt.stats, costs);
     rp_rt.nphases++;
     pathset_reset(&rp_rt.ps);

@@ -491,7 +491,10 @@ int main(void)
         uint64_t got_sleep = rp_sample_cnt.samples - s_sleep;
         fprintf(stderr, "cpu clock: %llu samples in 100 ms of CPU, %llu in a 50 ms sleep\n",
                 (unsigned long long)got_cpu, (unsigned long long)got_sleep);
-        CHECK(got_cpu >= 10);
+        /* ~25 expected at the 4 ms kernel tick; a heavily loaded machine
+         * delivers fewer.  The point is: samples while computing, none
+         * while sleeping. */
+        CHECK(got_cpu >= 3);
         CHECK(got_sleep <= 1);
     }
 

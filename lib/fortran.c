@@ -102,8 +102,11 @@ static void resolve_all(int abi)
 
 /* MPI_F_STATUS(ES)_IGNORE from mpi.h are the Fortran sentinels.  Open MPI
  * also accepts its common blocks in the other manglings; a program built
- * with one of those passes that address instead. */
-#define RPF_NSENT 5
+ * with one of those passes that address instead.  MPICH's `use mpi_f08`
+ * passes its own objects, MPIR_F08_MPI_STATUS(ES)_IGNORE_OBJ (the targets of
+ * MPI 4's MPI_F08_STATUS(ES)_IGNORE), to the mpi_x_f08_ names we interpose
+ * (mpi_wait_f08_, ...). */
+#define RPF_NSENT 6
 static const MPI_Fint *st_ign[RPF_NSENT], *sts_ign[RPF_NSENT];
 static int sent_ready;
 
@@ -111,10 +114,12 @@ static void sentinels_init(void)
 {
     static const char *const st_names[] = {
         "mpi_fortran_status_ignore_", "mpi_fortran_status_ignore__",
-        "mpi_fortran_status_ignore", "MPI_FORTRAN_STATUS_IGNORE" };
+        "mpi_fortran_status_ignore", "MPI_FORTRAN_STATUS_IGNORE",
+        "MPIR_F08_MPI_STATUS_IGNORE_OBJ" };
     static const char *const sts_names[] = {
         "mpi_fortran_statuses_ignore_", "mpi_fortran_statuses_ignore__",
-        "mpi_fortran_statuses_ignore", "MPI_FORTRAN_STATUSES_IGNORE" };
+        "mpi_fortran_statuses_ignore", "MPI_FORTRAN_STATUSES_IGNORE",
+        "MPIR_F08_MPI_STATUSES_IGNORE_OBJ" };
     st_ign[0] = MPI_F_STATUS_IGNORE;
     sts_ign[0] = MPI_F_STATUSES_IGNORE;
     for (int i = 0; i < RPF_NSENT - 1; i++) {

@@ -64,6 +64,11 @@ void rp_hook_irecv(MPI_Request req, int source, int tag, MPI_Comm comm, int pers
         rp_counters[RP_CNT_UNSUPPORTED]++;
         return;
     }
+    /* An MPI_PROC_NULL receive has nothing to join.  Not tracked: MPICH 4.0
+     * returns one shared predefined handle for all of them (and for other
+     * requests complete at creation), so it is no key for our table. */
+    if (source == MPI_PROC_NULL && !persistent)
+        return;
     rp_req *e = reqtab_add(req);
     if (!e)
         return;
@@ -109,6 +114,11 @@ void rp_req_completed(rp_req *e, MPI_Status *st)
             rp_counters[RP_CNT_CANCELLED]++;
             if (e->pp)
                 proto_cancel_prepost(e->pp);
+        } else if (e->peer == MPI_PROC_NULL) {
+            /* nothing was sent, so nothing to join.  Decided by the posted
+             * source, not the status: MPICH 4.0 completes an MPI_PROC_NULL
+             * MPI_Irecv with status.MPI_SOURCE = 0, not MPI_PROC_NULL, and
+             * joining from rank 0 would wait forever. */
         } else if (e->pp) {
             proto_join_prepost(e->pp, e->comm, st->MPI_SOURCE, payload_bytes(st));
         } else if (e->comm->live || e->comm == comm_world()) {

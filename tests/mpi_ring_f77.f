@@ -83,6 +83,25 @@ C     point-to-point
       call MPI_WAIT(req, st, ierr)
       call check(x .eq. left .and. st(MPI_SOURCE) .eq. left .and.
      &           st(MPI_TAG) .eq. 13, 'wildcard wait')
+c     wildcard receives completed with the status sentinels
+      x = -1
+      call MPI_IRECV(x, 1, MPI_INTEGER, MPI_ANY_SOURCE, 15,
+     &               MPI_COMM_WORLD, req, ierr)
+      call MPI_SEND(me, 1, MPI_INTEGER, right, 15, MPI_COMM_WORLD,
+     &              ierr)
+      call MPI_WAIT(req, MPI_STATUS_IGNORE, ierr)
+      call check(x .eq. left, 'wildcard wait, MPI_STATUS_IGNORE')
+      call MPI_IRECV(rbuf(1), 1, MPI_INTEGER, MPI_ANY_SOURCE, 16,
+     &               MPI_COMM_WORLD, reqs(1), ierr)
+      call MPI_IRECV(rbuf(2), 1, MPI_INTEGER, MPI_ANY_SOURCE, 17,
+     &               MPI_COMM_WORLD, reqs(2), ierr)
+      call MPI_SEND(me, 1, MPI_INTEGER, right, 16, MPI_COMM_WORLD,
+     &              ierr)
+      call MPI_SEND(me, 1, MPI_INTEGER, left, 17, MPI_COMM_WORLD,
+     &              ierr)
+      call MPI_WAITALL(2, reqs, MPI_STATUSES_IGNORE, ierr)
+      call check(rbuf(1) .eq. left .and. rbuf(2) .eq. right,
+     &           'wildcard waitall, MPI_STATUSES_IGNORE')
       s7 = 7 * me
       y = -1
       call MPI_SENDRECV(s7, 1, MPI_INTEGER, right, 14, y, 1,

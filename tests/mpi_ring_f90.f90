@@ -62,6 +62,18 @@ program ringf90
     call MPI_Send(me, 1, MPI_INTEGER, right, 13, MPI_COMM_WORLD, ierr)
     call MPI_Wait(req, st, ierr)
     call check(x == left .and. st(MPI_SOURCE) == left .and. st(MPI_TAG) == 13, 'wildcard wait')
+    ! wildcard receives completed with the status sentinels
+    x = -1
+    call MPI_Irecv(x, 1, MPI_INTEGER, MPI_ANY_SOURCE, 15, MPI_COMM_WORLD, req, ierr)
+    call MPI_Send(me, 1, MPI_INTEGER, right, 15, MPI_COMM_WORLD, ierr)
+    call MPI_Wait(req, MPI_STATUS_IGNORE, ierr)
+    call check(x == left, 'wildcard wait, MPI_STATUS_IGNORE')
+    call MPI_Irecv(rbuf(1), 1, MPI_INTEGER, MPI_ANY_SOURCE, 16, MPI_COMM_WORLD, reqs(1), ierr)
+    call MPI_Irecv(rbuf(2), 1, MPI_INTEGER, MPI_ANY_SOURCE, 17, MPI_COMM_WORLD, reqs(2), ierr)
+    call MPI_Send(me, 1, MPI_INTEGER, right, 16, MPI_COMM_WORLD, ierr)
+    call MPI_Send(me, 1, MPI_INTEGER, left, 17, MPI_COMM_WORLD, ierr)
+    call MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE, ierr)
+    call check(rbuf(1) == left .and. rbuf(2) == right, 'wildcard waitall, MPI_STATUSES_IGNORE')
     s7 = 7 * me
     y = -1
     call MPI_Sendrecv(s7, 1, MPI_INTEGER, right, 14, y, 1, MPI_INTEGER, left, 14, &

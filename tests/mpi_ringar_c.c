@@ -66,6 +66,18 @@ int main(int argc, char **argv)
     MPI_Send(&me, 1, MPI_INT, right, 13, MPI_COMM_WORLD);
     MPI_Wait(&req, &st);
     RPT_CHECK(x == left && st.MPI_SOURCE == left && st.MPI_TAG == 13);
+    /* wildcard receives completed with the status sentinels */
+    x = -1;
+    MPI_Irecv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 15, MPI_COMM_WORLD, &req);
+    MPI_Send(&me, 1, MPI_INT, right, 15, MPI_COMM_WORLD);
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
+    RPT_CHECK(x == left);
+    MPI_Irecv(&rbuf[0], 1, MPI_INT, MPI_ANY_SOURCE, 16, MPI_COMM_WORLD, &reqs[0]);
+    MPI_Irecv(&rbuf[1], 1, MPI_INT, MPI_ANY_SOURCE, 17, MPI_COMM_WORLD, &reqs[1]);
+    MPI_Send(&me, 1, MPI_INT, right, 16, MPI_COMM_WORLD);
+    MPI_Send(&me, 1, MPI_INT, left, 17, MPI_COMM_WORLD);
+    MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE);
+    RPT_CHECK(rbuf[0] == left && rbuf[1] == right);
     int s7 = 7 * me;
     MPI_Sendrecv(&s7, 1, MPI_INT, right, 14, &y, 1, MPI_INT, left, 14, MPI_COMM_WORLD,
                  MPI_STATUS_IGNORE);

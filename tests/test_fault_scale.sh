@@ -15,6 +15,16 @@ RP_TIMING=1
 PROG=$RP_TESTS_BIN/mpi_fault
 NP=${RP_SCALE_NP:-64}
 rp_require "$PROG" "$RP_LIB" "$RP_BINDIR/rp-report"
+# Upper bound on the 100 % path's median phase (30 ms of work).  MPICH's
+# waiting ranks poll without ever yielding the CPU (Open MPI's run here uses
+# mpi_yield_when_idle), so with 64 ranks on a few cores every wake-up waits
+# for a time slice of the spinning ranks: measured 41-52 ms on 2 cores
+# (Open MPI: 30-31 ms).  That is real task time, which the profiler reports.
+MED_MAX=0.045
+if [ "$RP_MPI_FLAVOR" = mpich ]; then
+    MED_MAX=0.070
+    echo "note: MPICH: median phase bound ${MED_MAX} s, not 0.045 s (ranks spin without yielding)"
+fi
 
 for net in shm tcp; do
     what="$NP ranks over $net"
@@ -63,7 +73,7 @@ PY
 j = json.load(open(sys.argv[1])); p = j["paths"]
 med, tot = p[0]["phase_median_seconds"], p[0]["cost_seconds"]
 print("100%% path %.3f s (median phase %.4f s), 0%% path %.3f s" % (tot, med, p[-1]["cost_seconds"]))
-sys.exit(0 if 0.028 <= med <= 0.045 and tot >= 0.29 else 1)' "$RP_JSON"); then
+sys.exit(0 if 0.028 <= med <= float(sys.argv[2]) and tot >= 0.29 else 1)' "$RP_JSON" "$MED_MAX"); then
         rp_fail "$what: 100 % path wrong: $out"
         continue
     fi

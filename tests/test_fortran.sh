@@ -5,8 +5,9 @@
 # (mpi_ringar_c.c), at 2 and 4 ranks.  For each Fortran variant:
 #   - the output is byte-identical with and without the profiler, and the
 #     same as the C program's (ring, Irecv/Isend/Waitall with
-#     MPI_STATUSES_IGNORE, a wildcard Irecv + Wait, Sendrecv, Bcast, Reduce
-#     and Gather with MPI_IN_PLACE);
+#     MPI_STATUSES_IGNORE, a wildcard Irecv + Wait, wildcard Irecvs completed
+#     by Wait with MPI_STATUS_IGNORE and Waitall with MPI_STATUSES_IGNORE,
+#     Sendrecv, Bcast, Reduce and Gather with MPI_IN_PLACE);
 #   - the report is valid: NITER+1 phases, 100 % path = NITER*(P*T + (P-1)*T/P);
 #   - it matches the C program's report: same phases, every percentile's
 #     cost within 5 % + 20 ms, and the same path-set traffic (messages sent

@@ -114,7 +114,8 @@ fi
 two_jobs() {
     local what="two jobs in one RP_OUTPUT at once" shared=$RP_TMP/shared a b sub
     rp_mpirun_args "$NP" shm
-    local args=("${RP_MPIARGS[@]}" -x "LD_PRELOAD=$RP_LIB" -x "RP_OUTPUT=$shared")
+    rp_mpirun_env "LD_PRELOAD=$RP_LIB" "RP_OUTPUT=$shared"
+    local args=("${RP_MPIARGS[@]}")
     RP_CMD="2 x $MPIRUN ${args[*]} $FPROG none 0 12 100 (concurrently)"
     timeout -k 5 "$RP_WATCHDOG" "$MPIRUN" "${args[@]}" "$FPROG" none 0 12 100 \
         >"$RP_TMP/job1.out" 2>"$RP_TMP/job1.err" </dev/null &

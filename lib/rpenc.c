@@ -223,9 +223,7 @@ char *rpdec_str(rpdec *d, size_t maxlen, int allow_empty)
     return s;
 }
 
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
+void rp_seterr(char *err, size_t errlen, const char *fmt, ...)
 {
     if (!err || errlen == 0)
         return;
@@ -243,29 +241,29 @@ int rpdec_load_file(const char *path, uint8_t **bufp, size_t *lenp, char *err, s
      * the open (it is refused below as not a regular file). */
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0) {
-        seterr(err, errlen, "cannot open: %s", strerror(errno));
+        rp_seterr(err, errlen, "cannot open: %s", strerror(errno));
         return -1;
     }
     struct stat sb;
     if (fstat(fd, &sb) != 0) {
-        seterr(err, errlen, "cannot stat: %s", strerror(errno));
+        rp_seterr(err, errlen, "cannot stat: %s", strerror(errno));
         close(fd);
         return -1;
     }
     if (!S_ISREG(sb.st_mode)) {
-        seterr(err, errlen, "not a regular file");
+        rp_seterr(err, errlen, "not a regular file");
         close(fd);
         return -1;
     }
     if ((uint64_t)sb.st_size > RP_READ_MAX_BYTES) {
-        seterr(err, errlen, "file too large (%lld bytes)", (long long)sb.st_size);
+        rp_seterr(err, errlen, "file too large (%lld bytes)", (long long)sb.st_size);
         close(fd);
         return -1;
     }
     size_t len = (size_t)sb.st_size;
     uint8_t *buf = malloc(len ? len : 1);
     if (!buf) {
-        seterr(err, errlen, "out of memory reading %zu bytes", len);
+        rp_seterr(err, errlen, "out of memory reading %zu bytes", len);
         close(fd);
         return -1;
     }
@@ -275,7 +273,7 @@ int rpdec_load_file(const char *path, uint8_t **bufp, size_t *lenp, char *err, s
         if (r < 0 && errno == EINTR)
             continue;
         if (r < 0) {
-            seterr(err, errlen, "read error: %s", strerror(errno));
+            rp_seterr(err, errlen, "read error: %s", strerror(errno));
             free(buf);
             close(fd);
             return -1;
@@ -310,12 +308,12 @@ int rpdec_container(const uint8_t *buf, size_t len, const char magic[8],
     if (len < 8 || memcmp(buf, magic, 8) != 0) {
         /* Tell a truncated-but-right file from a different kind. */
         if (len < 8 && len > 0 && memcmp(buf, magic, len) == 0)
-            seterr(err, errlen, "truncated file (%zu bytes, header needs %u)", len,
+            rp_seterr(err, errlen, "truncated file (%zu bytes, header needs %u)", len,
                    RP_FILE_HDR_BYTES);
         else if (len == 0)
-            seterr(err, errlen, "empty file");
+            rp_seterr(err, errlen, "empty file");
         else
-            seterr(err, errlen, "bad magic (not an rpprof file of this kind)");
+            rp_seterr(err, errlen, "bad magic (not an rpprof file of this kind)");
         return -1;
     }
     rpdec d;
@@ -324,18 +322,18 @@ int rpdec_container(const uint8_t *buf, size_t len, const char magic[8],
     uint32_t ver = rpdec_u32(&d);
     (void)rpdec_u32(&d);   /* reserved */
     if (d.failed) {
-        seterr(err, errlen, "truncated file (%zu bytes, header needs %u)", len,
+        rp_seterr(err, errlen, "truncated file (%zu bytes, header needs %u)", len,
                RP_FILE_HDR_BYTES);
         return -1;
     }
     if (ver != version) {
-        seterr(err, errlen, "unsupported format version %u (expected %u)", ver, version);
+        rp_seterr(err, errlen, "unsupported format version %u (expected %u)", ver, version);
         return -1;
     }
     for (;;) {
         size_t start = d.pos;
         if (rpdec_left(&d) == 0) {
-            seterr(err, errlen, "truncated file (%zu bytes, no END section)", len);
+            rp_seterr(err, errlen, "truncated file (%zu bytes, no END section)", len);
             return -1;
         }
         uint32_t tag = rpdec_u32(&d);
@@ -344,11 +342,11 @@ int rpdec_container(const uint8_t *buf, size_t len, const char magic[8],
         char tn[5];
         tagname(tag, tn);
         if (d.failed) {
-            seterr(err, errlen, "truncated file (section header at offset %zu cut)", start);
+            rp_seterr(err, errlen, "truncated file (section header at offset %zu cut)", start);
             return -1;
         }
         if (slen > rpdec_left(&d)) {
-            seterr(err, errlen,
+            rp_seterr(err, errlen,
                    "truncated file (section '%s' at offset %zu needs %llu bytes, %zu left)",
                    tn, start, (unsigned long long)slen, rpdec_left(&d));
             return -1;
@@ -356,7 +354,7 @@ int rpdec_container(const uint8_t *buf, size_t len, const char magic[8],
         const uint8_t *payload = rpdec_bytes(&d, (size_t)slen);
         if (tag == RP_TAG_END) {
             if (slen != 4) {
-                seterr(err, errlen, "corrupt END section (length %llu, expected 4)",
+                rp_seterr(err, errlen, "corrupt END section (length %llu, expected 4)",
                        (unsigned long long)slen);
                 return -1;
             }
@@ -364,12 +362,12 @@ int rpdec_container(const uint8_t *buf, size_t len, const char magic[8],
                             (uint32_t)payload[2] << 16 | (uint32_t)payload[3] << 24;
             uint32_t got = rp_crc32_update(0, buf, start + RP_SEC_HDR_BYTES);
             if (want != got) {
-                seterr(err, errlen, "checksum mismatch (stored %08x, computed %08x): file corrupt",
+                rp_seterr(err, errlen, "checksum mismatch (stored %08x, computed %08x): file corrupt",
                        want, got);
                 return -1;
             }
             if (rpdec_left(&d) != 0) {
-                seterr(err, errlen, "%zu trailing bytes after END section", rpdec_left(&d));
+                rp_seterr(err, errlen, "%zu trailing bytes after END section", rpdec_left(&d));
                 return -1;
             }
             break;
@@ -378,7 +376,7 @@ int rpdec_container(const uint8_t *buf, size_t len, const char magic[8],
             if (known[i] != tag)
                 continue;
             if (found[i].p) {
-                seterr(err, errlen, "duplicate section '%s'", tn);
+                rp_seterr(err, errlen, "duplicate section '%s'", tn);
                 return -1;
             }
             found[i].p = payload ? payload : buf;   /* non-NULL marks presence */
@@ -425,20 +423,20 @@ int rpdec_stats(rpdec *d, rp_phasestats *st, uint32_t k_expected, char *err, siz
     (void)rpdec_u32(d);
     uint64_t nphases = rpdec_u64(d);
     if (d->failed) {
-        seterr(err, errlen, "corrupt STAT section (too short)");
+        rp_seterr(err, errlen, "corrupt STAT section (too short)");
         return -1;
     }
     if (k != k_expected) {
-        seterr(err, errlen, "STAT k=%u differs from header k=%u", k, k_expected);
+        rp_seterr(err, errlen, "STAT k=%u differs from header k=%u", k, k_expected);
         return -1;
     }
     if ((uint64_t)k * STAT_SLOT_MIN_BYTES > rpdec_left(d)) {
-        seterr(err, errlen, "corrupt STAT section (%u slots need more than %zu bytes)", k,
+        rp_seterr(err, errlen, "corrupt STAT section (%u slots need more than %zu bytes)", k,
                rpdec_left(d));
         return -1;
     }
     if (phasestats_init(st, k) != 0) {
-        seterr(err, errlen, "out of memory for phase statistics (k=%u)", k);
+        rp_seterr(err, errlen, "out of memory for phase statistics (k=%u)", k);
         return -1;
     }
     st->nphases = nphases;
@@ -448,12 +446,12 @@ int rpdec_stats(rpdec *d, rp_phasestats *st, uint32_t k_expected, char *err, siz
         st->max_ns[j] = rpdec_i64(d);
         uint32_t nz = rpdec_u32(d);
         if (d->failed || nz > RP_HIST_BINS || (uint64_t)nz * STAT_BIN_BYTES > rpdec_left(d)) {
-            seterr(err, errlen, "corrupt STAT section (slot %u histogram)", j);
+            rp_seterr(err, errlen, "corrupt STAT section (slot %u histogram)", j);
             goto fail;
         }
         if (nphases > 0 && (st->min_ns[j] > st->max_ns[j] || st->min_ns[j] < 0 ||
                             st->sum_ns[j] < st->max_ns[j])) {
-            seterr(err, errlen, "corrupt STAT section (slot %u: min/max/sum inconsistent)", j);
+            rp_seterr(err, errlen, "corrupt STAT section (slot %u: min/max/sum inconsistent)", j);
             goto fail;
         }
         uint32_t *h = st->hist + (size_t)j * RP_HIST_BINS;
@@ -463,7 +461,7 @@ int rpdec_stats(rpdec *d, rp_phasestats *st, uint32_t k_expected, char *err, siz
             uint16_t b = rpdec_u16(d);
             uint32_t c = rpdec_u32(d);
             if (b >= RP_HIST_BINS || (int32_t)b <= prev || c == 0) {
-                seterr(err, errlen, "corrupt STAT section (slot %u: bad histogram bin %u)", j, b);
+                rp_seterr(err, errlen, "corrupt STAT section (slot %u: bad histogram bin %u)", j, b);
                 goto fail;
             }
             prev = b;
@@ -471,14 +469,14 @@ int rpdec_stats(rpdec *d, rp_phasestats *st, uint32_t k_expected, char *err, siz
             total += c;
         }
         if (total > nphases) {
-            seterr(err, errlen,
+            rp_seterr(err, errlen,
                    "corrupt STAT section (slot %u: %llu histogram entries for %llu phases)", j,
                    (unsigned long long)total, (unsigned long long)nphases);
             goto fail;
         }
     }
     if (d->failed) {
-        seterr(err, errlen, "corrupt STAT section (too short)");
+        rp_seterr(err, errlen, "corrupt STAT section (too short)");
         goto fail;
     }
     return 0;
@@ -506,19 +504,19 @@ int rpdec_counters(rpdec *d, rp_counter **cp, uint32_t *np, char *err, size_t er
     uint32_t n = rpdec_u32(d);
     /* each counter takes at least 1 + 1 + 8 bytes */
     if (d->failed || n > RP_MAX_COUNTERS || (uint64_t)n * 10u > rpdec_left(d)) {
-        seterr(err, errlen, "corrupt CNTR section (count %u)", n);
+        rp_seterr(err, errlen, "corrupt CNTR section (count %u)", n);
         return -1;
     }
     rp_counter *c = calloc(n ? n : 1, sizeof *c);
     if (!c) {
-        seterr(err, errlen, "out of memory for counters");
+        rp_seterr(err, errlen, "out of memory for counters");
         return -1;
     }
     for (uint32_t i = 0; i < n; i++) {
         uint8_t l = rpdec_u8(d);
         const uint8_t *b = (l > 0 && l < sizeof c[i].name) ? rpdec_bytes(d, l) : NULL;
         if (!b || memchr(b, 0, l)) {
-            seterr(err, errlen, "corrupt CNTR section (counter %u name)", i);
+            rp_seterr(err, errlen, "corrupt CNTR section (counter %u name)", i);
             free(c);
             return -1;
         }
@@ -526,7 +524,7 @@ int rpdec_counters(rpdec *d, rp_counter **cp, uint32_t *np, char *err, size_t er
         c[i].value = rpdec_u64(d);
     }
     if (d->failed) {
-        seterr(err, errlen, "corrupt CNTR section (too short)");
+        rp_seterr(err, errlen, "corrupt CNTR section (too short)");
         free(c);
         return -1;
     }

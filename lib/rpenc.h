@@ -72,6 +72,11 @@ static inline size_t rpdec_left(const rpdec *d) { return d->failed ? 0 : d->len 
 
 /* Read a whole file into memory (malloc'd; size bounded by
  * RP_READ_MAX_BYTES).  0 or -1 with a reason in err. */
+/* Format a one-line reason into err (if err is non-NULL and errlen > 0):
+ * the readers' way of saying what is wrong with a file. */
+void rp_seterr(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 int rpdec_load_file(const char *path, uint8_t **buf, size_t *len, char *err, size_t errlen);
 
 /* Validate the container and find the sections: magic, version (the

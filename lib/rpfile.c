@@ -40,28 +40,16 @@
 #define EDGE_BYTES     56u   /* an edge (EDGE) */
 #define MAX_PATHSUMS   (1u << 30)
 
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || errlen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
-
 /* Tasks, path summaries and edges (path and trace modes). */
 static int validate_paths(const rp_rankdata *d, char *err, size_t errlen)
 {
     if ((d->n_tasks && !d->tasks) || (d->n_pathsums && !d->pathsums) ||
         (d->n_edges && !d->edges)) {
-        seterr(err, errlen, "task, path or edge table missing");
+        rp_seterr(err, errlen, "task, path or edge table missing");
         return -1;
     }
     if (d->n_tasks > d->n_events) {
-        seterr(err, errlen, "%llu tasks but only %llu events",
+        rp_seterr(err, errlen, "%llu tasks but only %llu events",
                (unsigned long long)d->n_tasks, (unsigned long long)d->n_events);
         return -1;
     }
@@ -83,7 +71,7 @@ static int validate_paths(const rp_rankdata *d, char *err, size_t errlen)
         else if (t->cost_ns < 0)
             why = "negative cost";
         if (why) {
-            seterr(err, errlen, "task %llu (event %llu): %s", (unsigned long long)i,
+            rp_seterr(err, errlen, "task %llu (event %llu): %s", (unsigned long long)i,
                    (unsigned long long)t->event, why);
             return -1;
         }
@@ -107,7 +95,7 @@ static int validate_paths(const rp_rankdata *d, char *err, size_t errlen)
                 why = "interval low > high";
         }
         if (why) {
-            seterr(err, errlen, "path summary %u (phase %llu, path %u): %s", i,
+            rp_seterr(err, errlen, "path summary %u (phase %llu, path %u): %s", i,
                    (unsigned long long)ps->phase, ps->path, why);
             return -1;
         }
@@ -140,7 +128,7 @@ static int validate_paths(const rp_rankdata *d, char *err, size_t errlen)
             why = "unknown edge kind";
         }
         if (why) {
-            seterr(err, errlen, "edge %llu (event %llu): %s", (unsigned long long)i,
+            rp_seterr(err, errlen, "edge %llu (event %llu): %s", (unsigned long long)i,
                    (unsigned long long)e->event, why);
             return -1;
         }
@@ -153,78 +141,78 @@ static int validate_paths(const rp_rankdata *d, char *err, size_t errlen)
 int rpfile_validate(const rp_rankdata *d, char *err, size_t errlen)
 {
     if (d->nranks == 0 || d->nranks > MAX_NRANKS) {
-        seterr(err, errlen, "absurd rank count %u", d->nranks);
+        rp_seterr(err, errlen, "absurd rank count %u", d->nranks);
         return -1;
     }
     if (d->rank >= d->nranks) {
-        seterr(err, errlen, "rank %u out of range (nranks %u)", d->rank, d->nranks);
+        rp_seterr(err, errlen, "rank %u out of range (nranks %u)", d->rank, d->nranks);
         return -1;
     }
     if (d->k == 0 || d->k > RP_FILE_MAX_K) {
-        seterr(err, errlen, "absurd k=%u (1..%u)", d->k, RP_FILE_MAX_K);
+        rp_seterr(err, errlen, "absurd k=%u (1..%u)", d->k, RP_FILE_MAX_K);
         return -1;
     }
     if (d->mode > RP_MODE_TRACE || d->select > 1u || d->clock > RP_CLOCK_CPU) {
-        seterr(err, errlen, "unknown mode/select/clock (%u/%u/%u)", d->mode, d->select,
+        rp_seterr(err, errlen, "unknown mode/select/clock (%u/%u/%u)", d->mode, d->select,
                d->clock);
         return -1;
     }
     if (d->wall_ns < 0) {
-        seterr(err, errlen, "negative wall time");
+        rp_seterr(err, errlen, "negative wall time");
         return -1;
     }
     if (!memchr(d->exe, 0, sizeof d->exe) || !memchr(d->host, 0, sizeof d->host)) {
-        seterr(err, errlen, "unterminated exe/host string");
+        rp_seterr(err, errlen, "unterminated exe/host string");
         return -1;
     }
     if (d->stats.k != d->k) {
-        seterr(err, errlen, "phase statistics k=%u differs from header k=%u", d->stats.k, d->k);
+        rp_seterr(err, errlen, "phase statistics k=%u differs from header k=%u", d->stats.k, d->k);
         return -1;
     }
     if (d->n_metrics != RP_MET_PATH0 + d->k) {
-        seterr(err, errlen, "%u metric columns, expected %u for k=%u", d->n_metrics,
+        rp_seterr(err, errlen, "%u metric columns, expected %u for k=%u", d->n_metrics,
                RP_MET_PATH0 + d->k, d->k);
         return -1;
     }
     if (d->n_counters > RP_MAX_COUNTERS || (d->n_counters && !d->counters)) {
-        seterr(err, errlen, "bad counter table (%u)", d->n_counters);
+        rp_seterr(err, errlen, "bad counter table (%u)", d->n_counters);
         return -1;
     }
     for (uint32_t i = 0; i < d->n_counters; i++) {
         if (d->counters[i].name[0] == 0 ||
             !memchr(d->counters[i].name, 0, sizeof d->counters[i].name)) {
-            seterr(err, errlen, "counter %u has an empty or unterminated name", i);
+            rp_seterr(err, errlen, "counter %u has an empty or unterminated name", i);
             return -1;
         }
     }
     if (d->n_modules > MAX_MODULES || (d->n_modules && !d->modules)) {
-        seterr(err, errlen, "absurd module count %u", d->n_modules);
+        rp_seterr(err, errlen, "absurd module count %u", d->n_modules);
         return -1;
     }
     for (uint32_t i = 0; i < d->n_modules; i++) {
         const rp_module *m = &d->modules[i];
         if (!m->path || !m->path[0] || strlen(m->path) > MAX_PATH_LEN ||
             m->build_id_len > sizeof m->build_id) {
-            seterr(err, errlen, "module %u: bad path or build-id length", i);
+            rp_seterr(err, errlen, "module %u: bad path or build-id length", i);
             return -1;
         }
     }
     if (d->n_mpi_names > MAX_MPI_NAMES || (d->n_mpi_names && !d->mpi_names)) {
-        seterr(err, errlen, "absurd MPI name count %u", d->n_mpi_names);
+        rp_seterr(err, errlen, "absurd MPI name count %u", d->n_mpi_names);
         return -1;
     }
     for (uint32_t i = 0; i < d->n_mpi_names; i++) {
         if (!d->mpi_names[i] || !d->mpi_names[i][0] || strlen(d->mpi_names[i]) > MAX_MPI_NAME) {
-            seterr(err, errlen, "MPI name %u empty or too long", i);
+            rp_seterr(err, errlen, "MPI name %u empty or too long", i);
             return -1;
         }
     }
     if (d->n_nodes == 0 || !d->nodes || !d->metrics) {
-        seterr(err, errlen, "empty calling-context tree (no root)");
+        rp_seterr(err, errlen, "empty calling-context tree (no root)");
         return -1;
     }
     if (d->nodes[0].parent != UINT32_MAX || d->nodes[0].module != RP_MOD_ROOT) {
-        seterr(err, errlen, "node 0 is not the root");
+        rp_seterr(err, errlen, "node 0 is not the root");
         return -1;
     }
     for (uint32_t i = 1; i < d->n_nodes; i++) {
@@ -232,22 +220,22 @@ int rpfile_validate(const rp_rankdata *d, char *err, size_t errlen)
         /* parent < own index makes the tree acyclic by construction and lets
          * every consumer process nodes in one forward pass. */
         if (n->parent >= i) {
-            seterr(err, errlen, "node %u: parent %u not before it (cycle or out of range)", i,
+            rp_seterr(err, errlen, "node %u: parent %u not before it (cycle or out of range)", i,
                    n->parent);
             return -1;
         }
         if (n->module == RP_MOD_ROOT) {
-            seterr(err, errlen, "node %u: second root", i);
+            rp_seterr(err, errlen, "node %u: second root", i);
             return -1;
         }
         if (n->module == RP_MOD_MPI) {
             if (n->offset >= d->n_mpi_names) {
-                seterr(err, errlen, "node %u: MPI name id %llu out of range (%u names)", i,
+                rp_seterr(err, errlen, "node %u: MPI name id %llu out of range (%u names)", i,
                        (unsigned long long)n->offset, d->n_mpi_names);
                 return -1;
             }
         } else if (n->module != RP_MOD_UNKNOWN && n->module >= d->n_modules) {
-            seterr(err, errlen, "node %u: module id %u out of range (%u modules)", i, n->module,
+            rp_seterr(err, errlen, "node %u: module id %u out of range (%u modules)", i, n->module,
                    d->n_modules);
             return -1;
         }
@@ -255,7 +243,7 @@ int rpfile_validate(const rp_rankdata *d, char *err, size_t errlen)
     size_t nm = (size_t)d->n_nodes * d->n_metrics;
     for (size_t i = 0; i < nm; i++) {
         if (d->metrics[i] < 0) {
-            seterr(err, errlen, "node %zu: negative metric in column %zu", i / d->n_metrics,
+            rp_seterr(err, errlen, "node %zu: negative metric in column %zu", i / d->n_metrics,
                    i % d->n_metrics);
             return -1;
         }
@@ -457,11 +445,11 @@ static int dec_head(const rp_section *s, rp_rankdata *d, char *err, size_t errle
     free(host);
     /* Bytes after the known fields are later v1 additions: ignored. */
     if (!ok) {
-        seterr(err, errlen, "corrupt HEAD section");
+        rp_seterr(err, errlen, "corrupt HEAD section");
         return -1;
     }
     if (d->k == 0 || d->k > RP_FILE_MAX_K) {
-        seterr(err, errlen, "absurd k=%u (1..%u)", d->k, RP_FILE_MAX_K);
+        rp_seterr(err, errlen, "absurd k=%u (1..%u)", d->k, RP_FILE_MAX_K);
         return -1;
     }
     return 0;
@@ -474,12 +462,12 @@ static int dec_mods(const rp_section *s, rp_rankdata *d, char *err, size_t errle
     uint32_t n = rpdec_u32(&r);
     /* a module takes at least 4 + 1 + 1 bytes */
     if (r.failed || n > MAX_MODULES || (uint64_t)n * 6u > rpdec_left(&r)) {
-        seterr(err, errlen, "corrupt MODS section (count %u)", n);
+        rp_seterr(err, errlen, "corrupt MODS section (count %u)", n);
         return -1;
     }
     d->modules = calloc(n ? n : 1, sizeof *d->modules);
     if (!d->modules) {
-        seterr(err, errlen, "out of memory for modules");
+        rp_seterr(err, errlen, "out of memory for modules");
         return -1;
     }
     d->n_modules = n;
@@ -490,7 +478,7 @@ static int dec_mods(const rp_section *s, rp_rankdata *d, char *err, size_t errle
         const uint8_t *b = m->build_id_len <= sizeof m->build_id
                                ? rpdec_bytes(&r, m->build_id_len) : NULL;
         if (!m->path || !b) {
-            seterr(err, errlen, "corrupt MODS section (module %u)", i);
+            rp_seterr(err, errlen, "corrupt MODS section (module %u)", i);
             return -1;
         }
         memcpy(m->build_id, b, m->build_id_len);
@@ -504,19 +492,19 @@ static int dec_mpin(const rp_section *s, rp_rankdata *d, char *err, size_t errle
     rpdec_init(&r, s->p, s->len);
     uint32_t n = rpdec_u32(&r);
     if (r.failed || n > MAX_MPI_NAMES || (uint64_t)n * 5u > rpdec_left(&r)) {
-        seterr(err, errlen, "corrupt MPIN section (count %u)", n);
+        rp_seterr(err, errlen, "corrupt MPIN section (count %u)", n);
         return -1;
     }
     d->mpi_names = calloc(n ? n : 1, sizeof *d->mpi_names);
     if (!d->mpi_names) {
-        seterr(err, errlen, "out of memory for MPI names");
+        rp_seterr(err, errlen, "out of memory for MPI names");
         return -1;
     }
     d->n_mpi_names = n;
     for (uint32_t i = 0; i < n; i++) {
         d->mpi_names[i] = rpdec_str(&r, MAX_MPI_NAME, 0);
         if (!d->mpi_names[i]) {
-            seterr(err, errlen, "corrupt MPIN section (name %u)", i);
+            rp_seterr(err, errlen, "corrupt MPIN section (name %u)", i);
             return -1;
         }
     }
@@ -531,23 +519,23 @@ static int dec_cct(const rp_section *s, rp_rankdata *d, char *err, size_t errlen
     uint32_t nm = rpdec_u32(&r);
     uint64_t nz = rpdec_u64(&r);
     if (r.failed) {
-        seterr(err, errlen, "corrupt CCT section (too short)");
+        rp_seterr(err, errlen, "corrupt CCT section (too short)");
         return -1;
     }
     if (nm != RP_MET_PATH0 + d->k) {
-        seterr(err, errlen, "CCT has %u metric columns, expected %u for k=%u", nm,
+        rp_seterr(err, errlen, "CCT has %u metric columns, expected %u for k=%u", nm,
                RP_MET_PATH0 + d->k, d->k);
         return -1;
     }
     if (n == 0) {
-        seterr(err, errlen, "empty calling-context tree (no root)");
+        rp_seterr(err, errlen, "empty calling-context tree (no root)");
         return -1;
     }
     /* Check sizes against the bytes present before allocating anything. */
     uint64_t left = rpdec_left(&r);
     if ((uint64_t)n * NODE_BYTES > left || nz > (left - (uint64_t)n * NODE_BYTES) / ENTRY_BYTES ||
         (uint64_t)n * NODE_BYTES + nz * ENTRY_BYTES != left) {
-        seterr(err, errlen,
+        rp_seterr(err, errlen,
                "corrupt CCT section (%u nodes, %llu metric entries do not fit %llu bytes)", n,
                (unsigned long long)nz, (unsigned long long)left);
         return -1;
@@ -555,7 +543,7 @@ static int dec_cct(const rp_section *s, rp_rankdata *d, char *err, size_t errlen
     d->nodes = malloc((size_t)n * sizeof *d->nodes);
     d->metrics = calloc((size_t)n * nm, sizeof *d->metrics);
     if (!d->nodes || !d->metrics) {
-        seterr(err, errlen, "out of memory for %u CCT nodes", n);
+        rp_seterr(err, errlen, "out of memory for %u CCT nodes", n);
         return -1;
     }
     d->n_nodes = n;
@@ -572,7 +560,7 @@ static int dec_cct(const rp_section *s, rp_rankdata *d, char *err, size_t errlen
         int64_t v = rpdec_i64(&r);
         uint64_t key = (uint64_t)node * nm + col;
         if (node >= n || col >= nm || (i > 0 && key <= prev)) {
-            seterr(err, errlen, "corrupt CCT section (metric entry %llu: node %u column %u)",
+            rp_seterr(err, errlen, "corrupt CCT section (metric entry %llu: node %u column %u)",
                    (unsigned long long)i, node, col);
             return -1;
         }
@@ -589,13 +577,13 @@ static int dec_tasks(const rp_section *s, rp_rankdata *d, char *err, size_t errl
     d->n_events = rpdec_u64(&r);
     uint64_t n = rpdec_u64(&r);
     if (r.failed || n != rpdec_left(&r) / TASK_BYTES || rpdec_left(&r) % TASK_BYTES) {
-        seterr(err, errlen, "corrupt TASK section (%llu tasks do not fit %zu bytes)",
+        rp_seterr(err, errlen, "corrupt TASK section (%llu tasks do not fit %zu bytes)",
                (unsigned long long)n, rpdec_left(&r));
         return -1;
     }
     d->tasks = malloc((size_t)(n ? n : 1) * sizeof *d->tasks);
     if (!d->tasks) {
-        seterr(err, errlen, "out of memory for %llu tasks", (unsigned long long)n);
+        rp_seterr(err, errlen, "out of memory for %llu tasks", (unsigned long long)n);
         return -1;
     }
     d->n_tasks = n;
@@ -624,12 +612,12 @@ static int dec_pathsums(const rp_section *s, rp_rankdata *d, char *err, size_t e
     uint32_t n = rpdec_u32(&r);
     (void)rpdec_u32(&r);
     if (r.failed || n > MAX_PATHSUMS || (uint64_t)n * PSUM_BYTES > rpdec_left(&r)) {
-        seterr(err, errlen, "corrupt PSUM section (count %u)", n);
+        rp_seterr(err, errlen, "corrupt PSUM section (count %u)", n);
         return -1;
     }
     d->pathsums = calloc(n ? n : 1, sizeof *d->pathsums);
     if (!d->pathsums) {
-        seterr(err, errlen, "out of memory for %u path summaries", n);
+        rp_seterr(err, errlen, "out of memory for %u path summaries", n);
         return -1;
     }
     d->n_pathsums = n;
@@ -644,12 +632,12 @@ static int dec_pathsums(const rp_section *s, rp_rankdata *d, char *err, size_t e
         /* the remaining summaries need PSUM_BYTES each as well */
         uint64_t need = (uint64_t)niv * IV_BYTES + (uint64_t)(n - 1 - i) * PSUM_BYTES;
         if (r.failed || need > rpdec_left(&r)) {
-            seterr(err, errlen, "corrupt PSUM section (summary %u: %u intervals)", i, niv);
+            rp_seterr(err, errlen, "corrupt PSUM section (summary %u: %u intervals)", i, niv);
             return -1;
         }
         p->iv = malloc((size_t)(niv ? niv : 1) * sizeof *p->iv);
         if (!p->iv) {
-            seterr(err, errlen, "out of memory for intervals");
+            rp_seterr(err, errlen, "out of memory for intervals");
             return -1;
         }
         p->n_iv = niv;
@@ -660,7 +648,7 @@ static int dec_pathsums(const rp_section *s, rp_rankdata *d, char *err, size_t e
         }
     }
     if (r.failed || rpdec_left(&r) != 0) {
-        seterr(err, errlen, "corrupt PSUM section (%zu bytes left over)", rpdec_left(&r));
+        rp_seterr(err, errlen, "corrupt PSUM section (%zu bytes left over)", rpdec_left(&r));
         return -1;
     }
     return 0;
@@ -672,13 +660,13 @@ static int dec_edges(const rp_section *s, rp_rankdata *d, char *err, size_t errl
     rpdec_init(&r, s->p, s->len);
     uint64_t n = rpdec_u64(&r);
     if (r.failed || n != rpdec_left(&r) / EDGE_BYTES || rpdec_left(&r) % EDGE_BYTES) {
-        seterr(err, errlen, "corrupt EDGE section (%llu edges do not fit %zu bytes)",
+        rp_seterr(err, errlen, "corrupt EDGE section (%llu edges do not fit %zu bytes)",
                (unsigned long long)n, rpdec_left(&r));
         return -1;
     }
     d->edges = malloc((size_t)(n ? n : 1) * sizeof *d->edges);
     if (!d->edges) {
-        seterr(err, errlen, "out of memory for %llu edges", (unsigned long long)n);
+        rp_seterr(err, errlen, "out of memory for %llu edges", (unsigned long long)n);
         return -1;
     }
     d->n_edges = n;
@@ -718,7 +706,7 @@ int rpfile_read(const char *path, rp_rankdata *d, char *err, size_t errlen)
     for (int i = 0; i < S_N; i++) {
         /* counters, tasks, path summaries and edges are optional */
         if (!sec[i].p && i != S_CNTR && i < S_TASK) {
-            seterr(err, errlen, "missing %s section", names[i]);
+            rp_seterr(err, errlen, "missing %s section", names[i]);
             goto fail;
         }
     }

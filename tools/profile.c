@@ -26,18 +26,6 @@
 #define NODE_BYTES  8u
 #define ENTRY_BYTES 16u
 
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (!err || errlen == 0)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-}
-
 const char *profile_mode_name(uint32_t mode)
 {
     switch (mode) {
@@ -178,14 +166,14 @@ static int dec_head(const rp_section *s, rp_profile *p, char *err, size_t errlen
     char *exe = rpdec_str(&r, sizeof p->exe - 1, 1);
     if (!exe || r.failed) {
         free(exe);
-        seterr(err, errlen, "corrupt HEAD section");
+        rp_seterr(err, errlen, "corrupt HEAD section");
         return -1;
     }
     memcpy(p->exe, exe, strlen(exe) + 1);
     free(exe);
     if (p->k == 0 || p->k > RP_FILE_MAX_K || p->nranks == 0 || p->ranks_present == 0 ||
         p->ranks_present > p->nranks || p->mode > RP_MODE_TRACE || p->wall_ns < 0) {
-        seterr(err, errlen, "corrupt HEAD section (k=%u, ranks %u of %u, mode %u)", p->k,
+        rp_seterr(err, errlen, "corrupt HEAD section (k=%u, ranks %u of %u, mode %u)", p->k,
                p->ranks_present, p->nranks, p->mode);
         return -1;
     }
@@ -199,20 +187,20 @@ static int dec_miss(const rp_section *s, rp_profile *p, char *err, size_t errlen
     uint32_t n = rpdec_u32(&r);
     if (r.failed || (uint64_t)n * 4u != rpdec_left(&r) ||
         (uint64_t)n + p->ranks_present != p->nranks) {
-        seterr(err, errlen, "corrupt MISS section (%u missing, %u of %u present)", n,
+        rp_seterr(err, errlen, "corrupt MISS section (%u missing, %u of %u present)", n,
                p->ranks_present, p->nranks);
         return -1;
     }
     p->missing = malloc((size_t)(n ? n : 1) * sizeof *p->missing);
     if (!p->missing) {
-        seterr(err, errlen, "out of memory");
+        rp_seterr(err, errlen, "out of memory");
         return -1;
     }
     p->n_missing = n;
     for (uint32_t i = 0; i < n; i++) {
         p->missing[i] = rpdec_u32(&r);
         if (p->missing[i] >= p->nranks || (i && p->missing[i] <= p->missing[i - 1])) {
-            seterr(err, errlen, "corrupt MISS section (rank %u)", p->missing[i]);
+            rp_seterr(err, errlen, "corrupt MISS section (rank %u)", p->missing[i]);
             return -1;
         }
     }
@@ -225,24 +213,24 @@ static int dec_strs(const rp_section *s, rp_profile *p, char *err, size_t errlen
     rpdec_init(&r, s->p, s->len);
     uint32_t n = rpdec_u32(&r);
     if (r.failed || n == 0 || (uint64_t)n * 4u > rpdec_left(&r)) {
-        seterr(err, errlen, "corrupt STRS section (count %u)", n);
+        rp_seterr(err, errlen, "corrupt STRS section (count %u)", n);
         return -1;
     }
     p->strs = calloc(n, sizeof *p->strs);
     if (!p->strs) {
-        seterr(err, errlen, "out of memory");
+        rp_seterr(err, errlen, "out of memory");
         return -1;
     }
     p->n_strs = n;
     for (uint32_t i = 0; i < n; i++) {
         p->strs[i] = rpdec_str(&r, MAX_STR, 1);
         if (!p->strs[i]) {
-            seterr(err, errlen, "corrupt STRS section (string %u)", i);
+            rp_seterr(err, errlen, "corrupt STRS section (string %u)", i);
             return -1;
         }
     }
     if (p->strs[0][0] != 0) {
-        seterr(err, errlen, "corrupt STRS section (string 0 is not empty)");
+        rp_seterr(err, errlen, "corrupt STRS section (string 0 is not empty)");
         return -1;
     }
     return 0;
@@ -254,12 +242,12 @@ static int dec_frms(const rp_section *s, rp_profile *p, char *err, size_t errlen
     rpdec_init(&r, s->p, s->len);
     uint32_t n = rpdec_u32(&r);
     if (r.failed || (uint64_t)n * FRAME_BYTES != rpdec_left(&r)) {
-        seterr(err, errlen, "corrupt FRMS section (count %u)", n);
+        rp_seterr(err, errlen, "corrupt FRMS section (count %u)", n);
         return -1;
     }
     p->frames = malloc((size_t)(n ? n : 1) * sizeof *p->frames);
     if (!p->frames) {
-        seterr(err, errlen, "out of memory");
+        rp_seterr(err, errlen, "out of memory");
         return -1;
     }
     p->n_frames = n;
@@ -269,7 +257,7 @@ static int dec_frms(const rp_section *s, rp_profile *p, char *err, size_t errlen
         f->file = rpdec_u32(&r);
         f->line = rpdec_u32(&r);
         if (f->func >= p->n_strs || f->file >= p->n_strs) {
-            seterr(err, errlen, "corrupt FRMS section (frame %u: string id out of range)", i);
+            rp_seterr(err, errlen, "corrupt FRMS section (frame %u: string id out of range)", i);
             return -1;
         }
     }
@@ -282,12 +270,12 @@ static int dec_syms(const rp_section *s, rp_profile *p, char *err, size_t errlen
     rpdec_init(&r, s->p, s->len);
     uint32_t n = rpdec_u32(&r);
     if (r.failed || (uint64_t)n * SYM_BYTES != rpdec_left(&r)) {
-        seterr(err, errlen, "corrupt SYMS section (count %u)", n);
+        rp_seterr(err, errlen, "corrupt SYMS section (count %u)", n);
         return -1;
     }
     p->syms = malloc((size_t)(n ? n : 1) * sizeof *p->syms);
     if (!p->syms) {
-        seterr(err, errlen, "out of memory");
+        rp_seterr(err, errlen, "out of memory");
         return -1;
     }
     p->n_syms = n;
@@ -301,7 +289,7 @@ static int dec_syms(const rp_section *s, rp_profile *p, char *err, size_t errlen
         y->n = rpdec_u32(&r);
         if (y->kind > RP_SYM_UNKNOWN || y->module >= p->n_strs || y->n == 0 ||
             y->first >= p->n_frames || y->n > p->n_frames - y->first) {
-            seterr(err, errlen, "corrupt SYMS section (symbol %u)", i);
+            rp_seterr(err, errlen, "corrupt SYMS section (symbol %u)", i);
             return -1;
         }
     }
@@ -316,7 +304,7 @@ static int dec_node(const rp_section *s, rp_profile *p, char *err, size_t errlen
     uint32_t nm = rpdec_u32(&r);
     uint64_t nz = rpdec_u64(&r);
     if (r.failed || nm != RP_MET_PATH0 + p->k || n == 0) {
-        seterr(err, errlen, "corrupt NODE section (%u nodes, %u metric columns for k=%u)", n,
+        rp_seterr(err, errlen, "corrupt NODE section (%u nodes, %u metric columns for k=%u)", n,
                nm, p->k);
         return -1;
     }
@@ -324,14 +312,14 @@ static int dec_node(const rp_section *s, rp_profile *p, char *err, size_t errlen
     if ((uint64_t)n * NODE_BYTES > left ||
         nz > (left - (uint64_t)n * NODE_BYTES) / ENTRY_BYTES ||
         (uint64_t)n * NODE_BYTES + nz * ENTRY_BYTES != left) {
-        seterr(err, errlen, "corrupt NODE section (sizes do not match %llu bytes)",
+        rp_seterr(err, errlen, "corrupt NODE section (sizes do not match %llu bytes)",
                (unsigned long long)left);
         return -1;
     }
     p->nodes = malloc((size_t)n * sizeof *p->nodes);
     p->metrics = calloc((size_t)n * nm, sizeof *p->metrics);
     if (!p->nodes || !p->metrics) {
-        seterr(err, errlen, "out of memory for %u nodes", n);
+        rp_seterr(err, errlen, "out of memory for %u nodes", n);
         return -1;
     }
     p->n_nodes = n;
@@ -342,7 +330,7 @@ static int dec_node(const rp_section *s, rp_profile *p, char *err, size_t errlen
         int bad = i == 0 ? (p->nodes[0].parent != UINT32_MAX || p->nodes[0].sym != UINT32_MAX)
                          : (p->nodes[i].parent >= i || p->nodes[i].sym >= p->n_syms);
         if (bad) {
-            seterr(err, errlen, "corrupt NODE section (node %u: parent %u, symbol %u)", i,
+            rp_seterr(err, errlen, "corrupt NODE section (node %u: parent %u, symbol %u)", i,
                    p->nodes[i].parent, p->nodes[i].sym);
             return -1;
         }
@@ -354,7 +342,7 @@ static int dec_node(const rp_section *s, rp_profile *p, char *err, size_t errlen
         int64_t v = rpdec_i64(&r);
         uint64_t key = (uint64_t)node * nm + col;
         if (node >= n || col >= nm || v < 0 || (i > 0 && key <= prev)) {
-            seterr(err, errlen, "corrupt NODE section (metric entry %llu)", (unsigned long long)i);
+            rp_seterr(err, errlen, "corrupt NODE section (metric entry %llu)", (unsigned long long)i);
             return -1;
         }
         prev = key;
@@ -381,7 +369,7 @@ int profile_read(const char *path, rp_profile *p, char *err, size_t errlen)
         goto fail;
     for (int i = 0; i < S_N; i++) {
         if (!sec[i].p) {
-            seterr(err, errlen, "missing %s section", names[i]);
+            rp_seterr(err, errlen, "missing %s section", names[i]);
             goto fail;
         }
     }

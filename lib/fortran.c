@@ -546,11 +546,13 @@ void rpf_MPI_Testany(int abi, MPI_Fint *count, MPI_Fint *array_of_requests, MPI_
     rpf_set_ierror(ierror, err);
 }
 
-void rpf_MPI_Waitsome(int abi, MPI_Fint *incount, MPI_Fint *array_of_requests,
-                      MPI_Fint *outcount, MPI_Fint *array_of_indices,
-                      MPI_Fint *array_of_statuses, MPI_Fint *ierror)
+/* Waitsome and Testsome have one signature and one behaviour: an event
+ * that joins each request it reports completed. */
+static void some_common(int fn, rpf_t_MPI_Waitsome *real, MPI_Fint *incount,
+                        MPI_Fint *array_of_requests, MPI_Fint *outcount,
+                        MPI_Fint *array_of_indices, MPI_Fint *array_of_statuses,
+                        MPI_Fint *ierror)
 {
-    rpf_t_MPI_Waitsome *real = (rpf_t_MPI_Waitsome *)rpf_real(RP_FN_MPI_Waitsome, abi);
     MPI_Fint err = MPI_SUCCESS;
     if (!rp_active()) {
         real(incount, array_of_requests, outcount, array_of_indices, array_of_statuses, &err);
@@ -560,7 +562,7 @@ void rpf_MPI_Waitsome(int abi, MPI_Fint *incount, MPI_Fint *array_of_requests,
     int n = *incount;
     int tracked = rp_wait_snapshot_f(n, array_of_requests);
     MPI_Fint *sts = statuses_for(&tracked, n, array_of_statuses);
-    rp_enter(RP_FN_MPI_Waitsome);
+    rp_enter(fn);
     real(incount, array_of_requests, outcount, array_of_indices, sts, &err);
     if (tracked && (err == MPI_SUCCESS || err == MPI_ERR_IN_STATUS) && *outcount != MPI_UNDEFINED)
         complete_some(*outcount, array_of_indices, sts, err);
@@ -568,24 +570,21 @@ void rpf_MPI_Waitsome(int abi, MPI_Fint *incount, MPI_Fint *array_of_requests,
     rpf_set_ierror(ierror, err);
 }
 
+void rpf_MPI_Waitsome(int abi, MPI_Fint *incount, MPI_Fint *array_of_requests,
+                      MPI_Fint *outcount, MPI_Fint *array_of_indices,
+                      MPI_Fint *array_of_statuses, MPI_Fint *ierror)
+{
+    some_common(RP_FN_MPI_Waitsome, (rpf_t_MPI_Waitsome *)rpf_real(RP_FN_MPI_Waitsome, abi),
+                incount, array_of_requests, outcount, array_of_indices, array_of_statuses,
+                ierror);
+}
+
 void rpf_MPI_Testsome(int abi, MPI_Fint *incount, MPI_Fint *array_of_requests,
                       MPI_Fint *outcount, MPI_Fint *array_of_indices,
                       MPI_Fint *array_of_statuses, MPI_Fint *ierror)
 {
-    rpf_t_MPI_Testsome *real = (rpf_t_MPI_Testsome *)rpf_real(RP_FN_MPI_Testsome, abi);
-    MPI_Fint err = MPI_SUCCESS;
-    if (!rp_active()) {
-        real(incount, array_of_requests, outcount, array_of_indices, array_of_statuses, &err);
-        rpf_set_ierror(ierror, err);
-        return;
-    }
-    int n = *incount;
-    int tracked = rp_wait_snapshot_f(n, array_of_requests);
-    MPI_Fint *sts = statuses_for(&tracked, n, array_of_statuses);
-    rp_enter(RP_FN_MPI_Testsome);
-    real(incount, array_of_requests, outcount, array_of_indices, sts, &err);
-    if (tracked && (err == MPI_SUCCESS || err == MPI_ERR_IN_STATUS) && *outcount != MPI_UNDEFINED)
-        complete_some(*outcount, array_of_indices, sts, err);
-    rp_leave();
-    rpf_set_ierror(ierror, err);
+    /* same signature as Waitsome (both typedefs are generated from the table) */
+    some_common(RP_FN_MPI_Testsome, (rpf_t_MPI_Waitsome *)rpf_real(RP_FN_MPI_Testsome, abi),
+                incount, array_of_requests, outcount, array_of_indices, array_of_statuses,
+                ierror);
 }

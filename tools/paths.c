@@ -780,6 +780,24 @@ static int advance(gstate *s, uint32_t r)
     return 0;
 }
 
+/* Release the walk's collectives and queue (success and out-of-memory alike). */
+static void gstate_free(gstate *s)
+{
+    for (uint64_t i = 0; i < s->capc; i++) {
+        coll *c = &s->c[i];
+        if (!c->used)
+            continue;
+        free(c->pmax);
+        free(c->pmin);
+        free(c->pr);
+        free(c->pe);
+        free(c->parr);
+        free(c->waiters);
+    }
+    free(s->c);
+    free(s->queue);
+}
+
 int graph_build(const rp_run *run, rp_graph *g)
 {
     memset(g, 0, sizeof *g);
@@ -854,34 +872,10 @@ int graph_build(const rp_run *run, rp_graph *g)
                  (unsigned long long)s.dangling);
     for (uint64_t q = 0; q < g->nphases; q++)
         g->ph[q].complete = (uint32_t)g->ph[q].complete == run->nranks;
-    for (uint64_t i = 0; i < s.capc; i++) {
-        coll *c = &s.c[i];
-        if (!c->used)
-            continue;
-        free(c->pmax);
-        free(c->pmin);
-        free(c->pr);
-        free(c->pe);
-        free(c->parr);
-        free(c->waiters);
-    }
-    free(s.c);
-    free(s.queue);
+    gstate_free(&s);
     return 0;
 oom:
-    for (uint64_t i = 0; i < s.capc; i++) {
-        coll *c = &s.c[i];
-        if (!c->used)
-            continue;
-        free(c->pmax);
-        free(c->pmin);
-        free(c->pr);
-        free(c->pe);
-        free(c->parr);
-        free(c->waiters);
-    }
-    free(s.c);
-    free(s.queue);
+    gstate_free(&s);
     graph_free(g);
     errno = ENOMEM;
     return -1;

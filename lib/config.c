@@ -84,6 +84,8 @@ void config_load(rp_config *cfg, int verbose)
     cfg->select = (uint32_t)get_word("RP_SELECT", sel, 2, 0, verbose);
     static const char *const clk[] = { "wall", "cpu" };
     cfg->clock = (uint32_t)get_word("RP_CLOCK", clk, 2, 0, verbose);
+    static const char *const tsc[] = { "0", "1" };
+    cfg->tsc = (uint32_t)get_word("RP_TSC", tsc, 2, 1, verbose);
 
     static const char *const modes[] = { [RP_MODE_PROF] = "prof", [RP_MODE_PATH] = "path",
                                           [RP_MODE_TRACE] = "trace" };

@@ -182,9 +182,14 @@ _Static_assert(sizeof(rp_interval) == 8 && offsetof(rp_interval, low) == 4 &&
 
 static int decode_path(rd *r, rp_path *p, uint32_t iv_cap)
 {
-    if (get(r, &p->cost_ns, 8) || get(r, &p->n_iv, 2) ||
-        get(r, &p->flags, 2) || get(r, &p->n_evicted, 4))
+    /* One bounds check for the 16-byte path header. */
+    if ((size_t)(r->end - r->p) < RP_PATH_HDR_BYTES)
         return -1;
+    memcpy(&p->cost_ns, r->p, 8);
+    memcpy(&p->n_iv, r->p + 8, 2);
+    memcpy(&p->flags, r->p + 10, 2);
+    memcpy(&p->n_evicted, r->p + 12, 4);
+    r->p += RP_PATH_HDR_BYTES;
     if (p->cost_ns < 0 || p->n_iv > iv_cap || (p->flags & ~RP_PATH_FLAGS_KNOWN))
         return -1;
     if (p->n_iv && get(r, p->iv, (size_t)p->n_iv * sizeof *p->iv))
@@ -201,9 +206,13 @@ static int decode_all(rp_pathset *ps, const void *buf, size_t len)
     uint8_t version, reserved;
     uint16_t n_paths;
     uint32_t total;
-    if (get(&r, &version, 1) || get(&r, &reserved, 1) ||
-        get(&r, &n_paths, 2) || get(&r, &total, 4))
+    if (len < RP_PATHSET_HDR_BYTES)
         return -1;
+    version = r.p[0];
+    reserved = r.p[1];
+    memcpy(&n_paths, r.p + 2, 2);
+    memcpy(&total, r.p + 4, 4);
+    r.p += RP_PATHSET_HDR_BYTES;
     if (version != RP_PATHSET_WIRE_VERSION || reserved != 0 || total != len)
         return -1;
     if (n_paths == 0 || n_paths > ps->k_cap)
@@ -232,18 +241,42 @@ int pathset_decode(rp_pathset *ps, const void *buf, size_t len)
 
 /* ---- join ----------------------------------------------------------- */
 
-/* Merge two cost-sorted lists into cand (select_k then sees sorted input
- * and skips its sort; it re-sorts if either list was out of order). */
-static uint32_t merge_candidates(rp_path **cand, rp_path *a, uint32_t na,
-                                 rp_path *b, uint32_t nb)
+/* Merge two lists, each in select_path_cmp order without duplicates, into
+ * cand in that order, dropping exact duplicates (mine's copy is kept).
+ * Paths of different cost are ordered by cost alone; the full comparison
+ * runs only on equal costs, where duplicates can be. */
+static uint32_t merge_unique(rp_path **cand, rp_path *a, uint32_t na,
+                             rp_path *b, uint32_t nb)
 {
     uint32_t i = 0, j = 0, n = 0;
-    while (i < na && j < nb)
-        cand[n++] = select_path_cmp(&a[i], &b[j]) <= 0 ? &a[i++] : &b[j++];
+    while (i < na && j < nb) {
+        int c = a[i].cost_ns > b[j].cost_ns ? -1
+              : a[i].cost_ns < b[j].cost_ns ? 1
+              : select_path_cmp(&a[i], &b[j]);
+        if (c <= 0) {
+            if (c == 0)
+                j++;  /* the same path on both sides */
+            cand[n++] = &a[i++];
+        } else {
+            cand[n++] = &b[j++];
+        }
+    }
     while (i < na)
         cand[n++] = &a[i++];
     while (j < nb)
         cand[n++] = &b[j++];
+    return n;
+}
+
+/* Any order: gather, then select_k sorts and drops duplicates. */
+static uint32_t gather_candidates(rp_path **cand, rp_path *a, uint32_t na,
+                                  rp_path *b, uint32_t nb)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < na; i++)
+        cand[n++] = &a[i];
+    for (uint32_t j = 0; j < nb; j++)
+        cand[n++] = &b[j];
     return n;
 }
 
@@ -273,8 +306,16 @@ void pathset_join(rp_pathset *mine, const rp_pathset *in, rp_select_mode sel)
     uint8_t kept[k];
     uint32_t m, nfree = 0, f = 0;
 
-    nc = merge_candidates(cand, mine->p, mine->n, in->p, in->n);
-    select_k(cand, nc, k, sel, pick, &m);
+    /* Both sets are normally in order already (selection output, decoded
+     * sets are cost-checked); summary eviction can reorder equal-cost
+     * paths, and then the general sort runs. */
+    if (select_sorted_unique(mine->p, mine->n) && select_sorted_unique(in->p, in->n)) {
+        nc = merge_unique(cand, mine->p, mine->n, in->p, in->n);
+        select_k_sorted(cand, nc, k, sel, pick, &m);
+    } else {
+        nc = gather_candidates(cand, mine->p, mine->n, in->p, in->n);
+        select_k(cand, nc, k, sel, pick, &m);
+    }
 
     memset(kept, 0, sizeof kept);
     for (uint32_t j = 0; j < m; j++)

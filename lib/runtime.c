@@ -39,14 +39,8 @@ const char *const rp_counter_names[RP_CNT__N] = {
     [RP_CNT_CANCELLED] = "receives_cancelled",
     [RP_CNT_TASKS_EAGER] = "tasks_committed_eagerly",
     [RP_CNT_ALLOC_FAILURES] = "allocation_failures",
+    [RP_CNT_CLOCK_TSC] = "ranks_clock_tsc",
 };
-
-int64_t rp_now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
 
 void rp_warn(int all_ranks, const char *fmt, ...)
 {
@@ -121,6 +115,7 @@ void rp_phase_end(void)
     if (rp_rt.cfg.period_us)
         sample_phase_reset();
     rp_fault_phase_end();   /* robustness: periodic checkpoint (lib/fault.c) */
+    rp_clock_rebase();      /* inside the phase-ending call: MPI time */
 }
 
 /* Tear down after a failed start: the job goes on unprofiled. */
@@ -139,6 +134,8 @@ void rp_start(void)
     rp_rt.nranks = (uint32_t)size;
     rp_tls_main = 1;
     config_load(&rp_rt.cfg, rank == 0);
+    rp_clock_init((int)rp_rt.cfg.tsc);
+    rp_counters[RP_CNT_CLOCK_TSC] = (uint64_t)rp_clock_is_tsc();
     if (rp_rt.cfg.k != rp_rt.cfg.k_asked)
         rp_counters[RP_CNT_K_CLAMPED] = 1;
     rp_rt.max_wire = (uint32_t)pathset_max_wire_bytes(rp_rt.cfg.k, rp_rt.cfg.summary);

@@ -26,6 +26,7 @@ typedef struct rp_config {
     uint32_t mode;          /* RP_MODE_* (RP_MODE) */
     uint32_t period_us;     /* RP_PERIOD, 0 = no sampling */
     uint32_t clock;         /* RP_CLOCK_* */
+    uint32_t tsc;           /* RP_TSC: 1 = time with the TSC where sound (lib/clock.c) */
     uint32_t buffer;        /* RP_BUFFER, uncommitted items per phase */
     uint32_t eager_limit;   /* RP_EAGER_LIMIT, largest path-set message in bytes */
     char     output[4096];  /* RP_OUTPUT, measurement directory ("" = default) */
@@ -59,8 +60,8 @@ typedef struct rp_runtime {
 
 extern rp_runtime rp_rt;
 
-/* Monotonic clock in ns (CLOCK_MONOTONIC). */
-int64_t rp_now_ns(void);
+/* rp_now_ns(): monotonic ns (lib/clock.c: TSC-scaled where sound). */
+#include "clock.h"
 
 /* ---- hooks the sampler (sample.c) provides to the runtime ---------------- */
 /* Start sampling on the calling (main) thread; 0 or -1 (one warning printed). */
@@ -99,7 +100,7 @@ enum {
     RP_CNT_UNMATCHED_PS, RP_CNT_COLL_JOINS, RP_CNT_COMMIT_CLIPPED,
     RP_CNT_ITEMS_DROPPED, RP_CNT_K_CLAMPED, RP_CNT_UNSUPPORTED,
     RP_CNT_REQ_FREED_ACTIVE, RP_CNT_CANCELLED, RP_CNT_TASKS_EAGER,
-    RP_CNT_ALLOC_FAILURES,
+    RP_CNT_ALLOC_FAILURES, RP_CNT_CLOCK_TSC,
     RP_CNT__N
 };
 extern uint64_t rp_counters[RP_CNT__N];

@@ -75,7 +75,7 @@ static void sift_down(rp_path **v, uint32_t root, uint32_t n)
 
 static void sort_paths(rp_path **v, uint32_t n)
 {
-    if (is_sorted(v, n))  /* the join's merged input: O(n) */
+    if (is_sorted(v, n))  /* often already in order: O(n) */
         return;
     for (uint32_t i = n / 2; i-- > 0;)
         sift_down(v, i, n);
@@ -100,11 +100,28 @@ static uint32_t dedup_sorted(rp_path **v, uint32_t n)
 
 /* out may equal cand: every pick index is >= its output position, so
  * writing out[j] never clobbers a candidate still to be read. */
+int select_sorted_unique(const rp_path *p, uint32_t n)
+{
+    for (uint32_t i = 1; i < n; i++) {
+        if (p[i - 1].cost_ns > p[i].cost_ns)
+            continue;
+        if (p[i - 1].cost_ns < p[i].cost_ns || select_path_cmp(&p[i - 1], &p[i]) >= 0)
+            return 0;
+    }
+    return 1;
+}
+
 void select_k(rp_path **cand, uint32_t n, uint32_t k, rp_select_mode sel,
               rp_path **out, uint32_t *n_out)
 {
     sort_paths(cand, n);
     n = dedup_sorted(cand, n);
+    select_k_sorted(cand, n, k, sel, out, n_out);
+}
+
+void select_k_sorted(rp_path **cand, uint32_t n, uint32_t k, rp_select_mode sel,
+                     rp_path **out, uint32_t *n_out)
+{
     if (n <= k) {
         for (uint32_t i = 0; i < n; i++)
             out[i] = cand[i];

@@ -21,6 +21,15 @@ int select_path_cmp(const rp_path *a, const rp_path *b);
 void select_k(rp_path **cand, uint32_t n, uint32_t k, rp_select_mode sel,
               rp_path **out, uint32_t *n_out);
 
+/* select_k for candidates already sorted by select_path_cmp with no exact
+ * duplicates (the join's merged input): no sort, no dedup pass. */
+void select_k_sorted(rp_path **cand, uint32_t n, uint32_t k, rp_select_mode sel,
+                     rp_path **out, uint32_t *n_out);
+
+/* 1 if p[0..n) is in select_path_cmp order with no exact duplicates.
+ * O(n) cost compares; the full comparison runs only between equal costs. */
+int select_sorted_unique(const rp_path *p, uint32_t n);
+
 /* Percentile (100 .. 0) shown for report slot j of k. */
 double select_percentile(uint32_t j, uint32_t k);
 /* Which of n held paths (sorted descending) stands for report slot j of k:

@@ -76,7 +76,7 @@ bad RP_CHECKPOINT 31536001
 for val in "" -1 "$BIG" soon 10000001 0.5; do
     bad RP_PERIOD "$val"
 done
-for v in RP_SELECT RP_CLOCK RP_MODE; do
+for v in RP_SELECT RP_CLOCK RP_MODE RP_TSC; do
     for val in "" -1 "$BIG" bogus " repr" "wall " PROF; do
         bad "$v" "$val"
     done

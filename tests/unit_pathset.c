@@ -203,6 +203,36 @@ static void expect_reject(rp_pathset *ps, const uint8_t *enc, size_t len,
         expect_reject(&dec, enc, len, (off), &v_, sizeof v_, __LINE__);    \
     } while (0)
 
+/* A set whose equal-cost paths are out of the full order (prof-mode
+ * eviction can do that) takes the join's general path and still gives
+ * the reference selection. */
+static void test_join_unsorted(void)
+{
+    rp_pathset a, b;
+    pathset_init(&a, 4, 2);
+    pathset_init(&b, 4, 2);
+    a.n = 3;
+    for (uint32_t i = 0; i < 3; i++) {
+        a.p[i].cost_ns = 50;
+        a.p[i].n_iv = 1;
+        a.p[i].iv[0] = (rp_interval){ 3 - i, 0, 0 };  /* ranks 3,2,1: descending */
+    }
+    b.n = 2;
+    b.p[0].cost_ns = 50;
+    b.p[0].n_iv = 1;
+    b.p[0].iv[0] = (rp_interval){ 2, 0, 0 };          /* duplicate of a.p[1] */
+    b.p[1].cost_ns = 10;
+    b.p[1].n_iv = 0;
+    pathset_join(&a, &b, RP_SELECT_REPR);
+    CHECK_EQ(a.n, 4);
+    CHECK_EQ(a.p[0].iv[0].rank, 1);
+    CHECK_EQ(a.p[1].iv[0].rank, 2);
+    CHECK_EQ(a.p[2].iv[0].rank, 3);
+    CHECK_EQ(a.p[3].cost_ns, 10);
+    pathset_free(&a);
+    pathset_free(&b);
+}
+
 static void test_wire(void)
 {
     rp_pathset ps, dec, small_k, small_iv;
@@ -424,6 +454,7 @@ int main(void)
 {
     test_basic();
     test_join_hand();
+    test_join_unsorted();
     test_wire();
     test_property();
     return unit_done("unit_pathset");

@@ -302,8 +302,33 @@ static void test_percentiles(void)
     }
 }
 
+/* select_sorted_unique: the join's test for taking the merge fast path. */
+static void test_sorted_unique(void)
+{
+    pool pl;
+    pool_init(&pl);
+    set_path(&pl.p[0], 30, 0, 1, 1);
+    set_path(&pl.p[1], 20, 0, 1, 1);
+    set_path(&pl.p[2], 20, 1, 1, 1);
+    set_path(&pl.p[3], 10, 0, 1, 1);
+    CHECK(select_sorted_unique(pl.p, 4));
+    CHECK(select_sorted_unique(pl.p, 1));
+    CHECK(select_sorted_unique(pl.p, 0));
+    /* equal costs out of the full order */
+    set_path(&pl.p[1], 20, 1, 1, 1);
+    set_path(&pl.p[2], 20, 0, 1, 1);
+    CHECK(!select_sorted_unique(pl.p, 4));
+    /* an exact duplicate */
+    set_path(&pl.p[2], 20, 1, 1, 1);
+    CHECK(!select_sorted_unique(pl.p, 4));
+    /* cost going up */
+    set_path(&pl.p[2], 25, 2, 1, 1);
+    CHECK(!select_sorted_unique(pl.p, 4));
+}
+
 int main(void)
 {
+    test_sorted_unique();
     test_repr_index_hand();
     test_repr_index_props();
     test_select_k_sizes();

@@ -4,6 +4,9 @@
   analyze.py RESULTS-DIR              print the generated section
   analyze.py --splice DOC SECTION.md  put SECTION.md between the markers
                                       of DOC (create DOC if it has none)
+  analyze.py --splice-apps DOC SECTION.md
+                                      the same between the APPS markers
+                                      (whole-application tables)
 
 Every figure is a median over launches of the per-launch medians over
 repetitions, with the range over launches in brackets.  "Added" is a
@@ -273,16 +276,16 @@ def generate(out):
     return "\n".join(o) + "\n"
 
 
-def splice(doc, section_file):
+def splice(doc, section_file, begin=BEGIN, end=END):
     section = open(section_file).read()
     text = open(doc).read() if os.path.exists(doc) else ""
-    if BEGIN in text and END in text:
-        a = text.index(BEGIN) + len(BEGIN)
-        b = text.index(END)
+    if begin in text and end in text:
+        a = text.index(begin) + len(begin)
+        b = text.index(end)
         text = text[:a] + "\n" + section + text[b:]
     else:
-        text = ("# Performance\n\n" + text + ("\n" if text else "") + BEGIN + "\n" + section +
-                END + "\n")
+        text = (("" if text else "# Performance\n\n") + text + ("\n" if text else "") +
+                begin + "\n" + section + end + "\n")
     with open(doc, "w") as f:
         f.write(text)
 
@@ -290,6 +293,9 @@ def splice(doc, section_file):
 def main():
     if len(sys.argv) == 4 and sys.argv[1] == "--splice":
         splice(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) == 4 and sys.argv[1] == "--splice-apps":
+        splice(sys.argv[2], sys.argv[3], "<!-- BEGIN GENERATED APPS -->",
+               "<!-- END GENERATED APPS -->")
     elif len(sys.argv) == 2:
         sys.stdout.write(generate(sys.argv[1]))
     else:

@@ -12,7 +12,8 @@
  * Scaling: ns = base_ns + (tsc - base_tsc) * mult / 2^32.  The rate is
  * measured against CLOCK_MONOTONIC from library load to MPI_Init's return
  * (at least 2 ms) and then
- * re-measured over the whole run at every phase end, re-anchoring base_ns
+ * re-measured over the whole run at phase ends (at most once a second),
+ * re-anchoring base_ns
  * to CLOCK_MONOTONIC.  The re-anchoring happens inside an MPI call (the
  * phase-ending collective), between a task's end and the next task's start,
  * so a small step there lands in MPI time, never in a task's cost.
@@ -151,7 +152,9 @@ void rp_clock_init(int want_tsc)
 
 void rp_clock_rebase(void)
 {
-    if (!g_use_tsc)
+    /* At most once a second: a phase can be a few microseconds long, and
+     * the rate measured over the run only improves slowly. */
+    if (!g_use_tsc || rp_now_ns() - g_slot[g_cur].base_ns < 1000000000LL)
         return;
     int64_t ns = mono_ns();
     uint64_t tsc = read_tsc();

@@ -117,7 +117,13 @@ def body(kind, name, fparams):
                 "    if (rp_err == MPI_SUCCESS)",
                 "        rp_hook_psend_init(PMPI_Request_f2c(*request), *dest, *tag, %s);" % comm,
                 "    rp_leave_local();"]
-    if kind in ("coll_all", "coll_scan"):
+    if kind == "coll_all":
+        need(args, name, "comm")
+        return ["    rp_enter(%s);" % fid, "    rp_hook_coll_all_start(%s);" % comm, call,
+                "    if (rp_err == MPI_SUCCESS) rp_hook_coll_all(%s);" % comm,
+                "    else rp_hook_coll_abort();",
+                "    rp_leave();"]
+    if kind == "coll_scan":
         need(args, name, "comm")
         return ["    rp_enter(%s);" % fid, call,
                 "    if (rp_err == MPI_SUCCESS) rp_hook_%s(%s);" % (kind, comm),

@@ -82,7 +82,14 @@ def body(kind, name, args):
         return ["    rp_enter_local(%s);" % fid, "    int rc = %s;" % call,
                 "    if (rc == MPI_SUCCESS) rp_hook_irecv(*request, source, tag, comm, 1);",
                 "    rp_leave_local();"]
-    if kind in ("coll_all", "coll_scan"):
+    if kind == "coll_all":
+        need(args, name, "comm")
+        return ["    rp_enter(%s);" % fid, "    rp_hook_coll_all_start(comm);",
+                "    int rc = %s;" % call,
+                "    if (rc == MPI_SUCCESS) rp_hook_coll_all(comm);",
+                "    else rp_hook_coll_abort();",
+                "    rp_leave();"]
+    if kind == "coll_scan":
         need(args, name, "comm")
         return ["    rp_enter(%s);" % fid, "    int rc = %s;" % call,
                 "    if (rc == MPI_SUCCESS) rp_hook_%s(comm);" % kind,

@@ -72,7 +72,9 @@ static void exchange(rp_comm *c, int dst, int src)
     proto_join_buffer(rbuf, len, 0);
 }
 
-void rp_coll_allreduce_paths(rp_comm *c)
+/* Rounds from_d, 2*from_d, ... of the all-to-all exchange (from_d = 1: all
+ * of them), then the broadcast where one is needed. */
+static void allreduce_paths_from(rp_comm *c, int from_d)
 {
     int n = c->size, me = c->rank;
     if ((n & (n - 1)) == 0) {
@@ -80,15 +82,105 @@ void rp_coll_allreduce_paths(rp_comm *c)
          * join is a deterministic function of the union, so after each
          * round partners are identical, and after the last all members
          * are: no broadcast needed. */
-        for (int d = 1; d < n; d <<= 1)
+        for (int d = from_d; d < n; d <<= 1)
             exchange(c, me ^ d, me ^ d);
     } else {
-        for (int d = 1; d < n; d <<= 1)
+        for (int d = from_d; d < n; d <<= 1)
             exchange(c, (me + d) % n, (me - d + n) % n);
         if (rp_rt.cfg.select == RP_SELECT_REPR)
             bcast_set(c, 0, 1);
     }
     rp_counters[RP_CNT_COLL_JOINS]++;
+}
+
+void rp_coll_allreduce_paths(rp_comm *c)
+{
+    allreduce_paths_from(c, 1);
+}
+
+/* ---- the first round, overlapped with the user's collective --------------
+ * The set a member contributes is final when its collective call begins
+ * (the task ended at entry; samples inside MPI do not extend it), so the
+ * first exchange round is posted, non-blocking, before the user's call and
+ * completed after it: its latency hides behind the user's own collective
+ * (at 2 ranks that is the whole exchange).  Matching stays exact: in one
+ * collective each ordered pair of members exchanges at most one message
+ * on the shadow with RP_TAG_COLL, and MPI keeps pairs in order.
+ * Main thread only, one collective at a time (wrappers do not nest). */
+static struct {
+    rp_comm    *c;          /* NULL: nothing posted */
+    MPI_Request req[2];     /* receive, send */
+    uint8_t    *sbuf, *rbuf;
+} g_first;
+
+static void first_partner(const rp_comm *c, int *dst, int *src)
+{
+    int n = c->size, me = c->rank;
+    if ((n & (n - 1)) == 0) {
+        *dst = *src = me ^ 1;
+    } else {
+        *dst = (me + 1) % n;
+        *src = (me - 1 + n) % n;
+    }
+}
+
+void rp_hook_coll_all_start(MPI_Comm comm)
+{
+    rp_comm *c = comm_lookup(comm);
+    if (!c || c->inter || c->size == 1)
+        return;           /* rp_hook_coll_all counts and handles these */
+    uint32_t cap = rp_rt.max_wire;
+    if (!g_first.sbuf) {
+        g_first.sbuf = malloc(cap);
+        g_first.rbuf = malloc(cap);
+        if (!g_first.sbuf || !g_first.rbuf) {
+            free(g_first.sbuf);
+            free(g_first.rbuf);
+            g_first.sbuf = g_first.rbuf = NULL;
+            return;       /* the blocking rounds do it all */
+        }
+    }
+    int dst, src;
+    first_partner(c, &dst, &src);
+    size_t len = pathset_encode(&rp_rt.ps, g_first.sbuf, cap);
+    if (PMPI_Irecv(g_first.rbuf, (int)cap, MPI_BYTE, src, RP_TAG_COLL, c->coll,
+                   &g_first.req[0]) != MPI_SUCCESS)
+        return;
+    if (PMPI_Isend(g_first.sbuf, (int)len, MPI_BYTE, dst, RP_TAG_COLL, c->coll,
+                   &g_first.req[1]) != MPI_SUCCESS) {
+        PMPI_Cancel(&g_first.req[0]);
+        PMPI_Wait(&g_first.req[0], MPI_STATUS_IGNORE);
+        return;
+    }
+    g_first.c = c;
+}
+
+/* Complete the posted round and join what it brought. */
+static void first_finish(void)
+{
+    MPI_Status st[2];
+    int len = 0;
+    PMPI_Waitall(2, g_first.req, st);
+    PMPI_Get_count(&st[0], MPI_BYTE, &len);
+    g_first.c = NULL;
+    proto_join_buffer(g_first.rbuf, len, 0);
+}
+
+void rp_hook_coll_abort(void)
+{
+    /* The user's collective failed: withdraw our receive; the send is left
+     * to complete on its own (freed, counted if still there at Finalize). */
+    if (!g_first.c)
+        return;
+    int cancelled = 0;
+    MPI_Status st;
+    PMPI_Cancel(&g_first.req[0]);
+    PMPI_Wait(&g_first.req[0], &st);
+    PMPI_Test_cancelled(&st, &cancelled);
+    if (!cancelled)
+        rp_counters[RP_CNT_UNMATCHED_PS]++;
+    PMPI_Request_free(&g_first.req[1]);
+    g_first.c = NULL;
 }
 
 static rp_comm *coll_comm(MPI_Comm comm)
@@ -104,9 +196,15 @@ static rp_comm *coll_comm(MPI_Comm comm)
 void rp_hook_coll_all(MPI_Comm comm)
 {
     rp_comm *c = coll_comm(comm);
-    if (!c)
-        return;
-    rp_coll_allreduce_paths(c);
+    if (g_first.c && g_first.c == c) {
+        first_finish();
+        allreduce_paths_from(c, 2);
+    } else {
+        rp_hook_coll_abort();   /* defensive: never left posted */
+        if (!c)
+            return;
+        rp_coll_allreduce_paths(c);
+    }
     pathmode_coll(c, RP_COLL_ALL, -1, c->spans_world);
     if (c->spans_world)
         rp_phase_end();

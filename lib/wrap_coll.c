@@ -98,89 +98,193 @@ void rp_coll_allreduce_paths(rp_comm *c)
     allreduce_paths_from(c, 1);
 }
 
-/* ---- the first round, overlapped with the user's collective --------------
+/* ---- exchanges overlapped with the user's collective ----------------------
  * The set a member contributes is final when its collective call begins
  * (the task ended at entry; samples inside MPI do not extend it), so the
- * first exchange round is posted, non-blocking, before the user's call and
- * completed after it: its latency hides behind the user's own collective
- * (at 2 ranks that is the whole exchange).  Matching stays exact: in one
- * collective each ordered pair of members exchanges at most one message
- * on the shadow with RP_TAG_COLL, and MPI keeps pairs in order.
+ * exchange is posted, non-blocking, before the user's call and completed
+ * after it: its latency hides behind the user's own collective.
+ *   all-to-all  the first round (at 2 ranks, the whole exchange);
+ *               matching stays exact: in one collective each ordered pair
+ *               exchanges at most one message on the shadow with
+ *               RP_TAG_COLL, and MPI keeps pairs in order;
+ *   from root   the first broadcast chunk (MPI_Ibcast);
+ *   to root     the gather (MPI_Igather).
+ * Non-blocking collectives on the shadow are started by every member at
+ * the entry of the same user collective, so they are ordered alike.
  * Main thread only, one collective at a time (wrappers do not nest). */
 static struct {
     rp_comm    *c;          /* NULL: nothing posted */
-    MPI_Request req[2];     /* receive, send */
-    uint8_t    *sbuf, *rbuf;
-} g_first;
+    int         kind;       /* RP_COLL_ALL, RP_COLL_OUT or RP_COLL_IN */
+    int         root;
+    MPI_Request req[2];     /* all-to-all: receive, send; rooted: [0] */
+    uint8_t    *sbuf, *rbuf;       /* max_wire bytes each, zeroed once */
+    uint8_t    *all;               /* to-root gather at the root */
+    size_t      all_cap;
+} g_pre;
 
-static void first_partner(const rp_comm *c, int *dst, int *src)
+static int pre_buffers(void)
 {
-    int n = c->size, me = c->rank;
-    if ((n & (n - 1)) == 0) {
-        *dst = *src = me ^ 1;
-    } else {
-        *dst = (me + 1) % n;
-        *src = (me - 1 + n) % n;
-    }
+    if (g_pre.sbuf)
+        return 0;
+    uint32_t cap = rp_rt.max_wire;
+    g_pre.sbuf = calloc(1, cap);   /* zeroed: gathers send whole slots */
+    g_pre.rbuf = calloc(1, cap);
+    if (g_pre.sbuf && g_pre.rbuf)
+        return 0;
+    free(g_pre.sbuf);
+    free(g_pre.rbuf);
+    g_pre.sbuf = g_pre.rbuf = NULL;
+    return -1;                     /* the blocking exchange does it all */
+}
+
+/* A communicator whose collective can be overlapped (else NULL; the
+ * completion hook then counts and handles it as before). */
+static rp_comm *pre_comm(MPI_Comm comm)
+{
+    rp_comm *c = comm_lookup(comm);
+    if (!c || c->inter || c->size == 1 || pre_buffers() != 0)
+        return NULL;
+    return c;
+}
+
+static uint32_t bcast_chunk(void)
+{
+    return rp_rt.max_wire < BCAST_CHUNK ? rp_rt.max_wire : BCAST_CHUNK;
 }
 
 void rp_hook_coll_all_start(MPI_Comm comm)
 {
-    rp_comm *c = comm_lookup(comm);
-    if (!c || c->inter || c->size == 1)
-        return;           /* rp_hook_coll_all counts and handles these */
+    rp_comm *c = pre_comm(comm);
+    if (!c)
+        return;
     uint32_t cap = rp_rt.max_wire;
-    if (!g_first.sbuf) {
-        g_first.sbuf = malloc(cap);
-        g_first.rbuf = malloc(cap);
-        if (!g_first.sbuf || !g_first.rbuf) {
-            free(g_first.sbuf);
-            free(g_first.rbuf);
-            g_first.sbuf = g_first.rbuf = NULL;
-            return;       /* the blocking rounds do it all */
-        }
+    int n = c->size, me = c->rank, dst, src;
+    if ((n & (n - 1)) == 0) {
+        dst = src = me ^ 1;
+    } else {
+        dst = (me + 1) % n;
+        src = (me - 1 + n) % n;
     }
-    int dst, src;
-    first_partner(c, &dst, &src);
-    size_t len = pathset_encode(&rp_rt.ps, g_first.sbuf, cap);
-    if (PMPI_Irecv(g_first.rbuf, (int)cap, MPI_BYTE, src, RP_TAG_COLL, c->coll,
-                   &g_first.req[0]) != MPI_SUCCESS)
+    size_t len = pathset_encode(&rp_rt.ps, g_pre.sbuf, cap);
+    if (PMPI_Irecv(g_pre.rbuf, (int)cap, MPI_BYTE, src, RP_TAG_COLL, c->coll,
+                   &g_pre.req[0]) != MPI_SUCCESS)
         return;
-    if (PMPI_Isend(g_first.sbuf, (int)len, MPI_BYTE, dst, RP_TAG_COLL, c->coll,
-                   &g_first.req[1]) != MPI_SUCCESS) {
-        PMPI_Cancel(&g_first.req[0]);
-        PMPI_Wait(&g_first.req[0], MPI_STATUS_IGNORE);
+    if (PMPI_Isend(g_pre.sbuf, (int)len, MPI_BYTE, dst, RP_TAG_COLL, c->coll,
+                   &g_pre.req[1]) != MPI_SUCCESS) {
+        PMPI_Cancel(&g_pre.req[0]);
+        PMPI_Wait(&g_pre.req[0], MPI_STATUS_IGNORE);
         return;
     }
-    g_first.c = c;
+    g_pre.c = c;
+    g_pre.kind = RP_COLL_ALL;
 }
 
-/* Complete the posted round and join what it brought. */
-static void first_finish(void)
+void rp_hook_coll_out_start(int root, MPI_Comm comm)
 {
-    MPI_Status st[2];
-    int len = 0;
-    PMPI_Waitall(2, g_first.req, st);
-    PMPI_Get_count(&st[0], MPI_BYTE, &len);
-    g_first.c = NULL;
-    proto_join_buffer(g_first.rbuf, len, 0);
+    rp_comm *c = pre_comm(comm);
+    if (!c || root < 0 || root >= c->size)
+        return;
+    if (c->rank == root)
+        pathset_encode(&rp_rt.ps, g_pre.sbuf, rp_rt.max_wire);
+    if (PMPI_Ibcast(g_pre.sbuf, (int)bcast_chunk(), MPI_BYTE, root, c->coll,
+                    &g_pre.req[0]) != MPI_SUCCESS)
+        return;
+    g_pre.c = c;
+    g_pre.kind = RP_COLL_OUT;
+    g_pre.root = root;
+}
+
+void rp_hook_coll_in_start(int root, MPI_Comm comm)
+{
+    rp_comm *c = pre_comm(comm);
+    if (!c || root < 0 || root >= c->size)
+        return;
+    uint32_t cap = rp_rt.max_wire;
+    size_t need = (size_t)cap * (size_t)c->size;
+    if (c->rank == root && g_pre.all_cap < need) {
+        uint8_t *a = calloc(1, need);
+        if (!a)
+            return;     /* the blocking path copes (and counts) */
+        free(g_pre.all);
+        g_pre.all = a;
+        g_pre.all_cap = need;
+    }
+    pathset_encode(&rp_rt.ps, g_pre.sbuf, cap);
+    if (PMPI_Igather(g_pre.sbuf, (int)cap, MPI_BYTE, g_pre.all, (int)cap, MPI_BYTE, root,
+                     c->coll, &g_pre.req[0]) != MPI_SUCCESS)
+        return;
+    g_pre.c = c;
+    g_pre.kind = RP_COLL_IN;
+    g_pre.root = root;
+}
+
+/* Complete what was posted; join unless `join` is 0 (failed user call).
+ * Only the all-to-all receive can be withdrawn: the shadow's non-blocking
+ * collectives were started by every member, so waiting on them is safe,
+ * and the broadcast's second part is done by all members alike. */
+static void pre_finish(int join)
+{
+    rp_comm *c = g_pre.c;
+    uint32_t cap = rp_rt.max_wire;
+    g_pre.c = NULL;
+    if (g_pre.kind == RP_COLL_ALL) {
+        MPI_Status st[2];
+        int len = 0;
+        if (!join) {
+            int cancelled = 0;
+            PMPI_Cancel(&g_pre.req[0]);
+            PMPI_Wait(&g_pre.req[0], &st[0]);
+            PMPI_Test_cancelled(&st[0], &cancelled);
+            if (!cancelled)
+                rp_counters[RP_CNT_UNMATCHED_PS]++;
+            PMPI_Request_free(&g_pre.req[1]);   /* completes on its own */
+            return;
+        }
+        PMPI_Waitall(2, g_pre.req, st);
+        PMPI_Get_count(&st[0], MPI_BYTE, &len);
+        proto_join_buffer(g_pre.rbuf, len, 0);
+    } else if (g_pre.kind == RP_COLL_OUT) {
+        PMPI_Wait(&g_pre.req[0], MPI_STATUS_IGNORE);
+        uint32_t chunk = bcast_chunk(), len = wire_len(g_pre.sbuf);
+        if (len > cap) {         /* corrupt: everyone saw the same header */
+            rp_counters[RP_CNT_PS_DECODE_ERRORS]++;
+            return;
+        }
+        if (len > chunk)
+            PMPI_Bcast(g_pre.sbuf + chunk, (int)(len - chunk), MPI_BYTE, g_pre.root, c->coll);
+        if (join && c->rank != g_pre.root)
+            proto_join_buffer(g_pre.sbuf, (int)len, 0);
+    } else {
+        PMPI_Wait(&g_pre.req[0], MPI_STATUS_IGNORE);
+        if (join && c->rank == g_pre.root) {
+            for (int i = 0; i < c->size; i++) {
+                if (i == g_pre.root)
+                    continue;
+                const uint8_t *b = g_pre.all + (size_t)i * cap;
+                uint32_t len = wire_len(b);
+                proto_join_buffer(b, len <= cap ? (int)len : 0, 0);
+            }
+        }
+    }
 }
 
 void rp_hook_coll_abort(void)
 {
-    /* The user's collective failed: withdraw our receive; the send is left
-     * to complete on its own (freed, counted if still there at Finalize). */
-    if (!g_first.c)
-        return;
-    int cancelled = 0;
-    MPI_Status st;
-    PMPI_Cancel(&g_first.req[0]);
-    PMPI_Wait(&g_first.req[0], &st);
-    PMPI_Test_cancelled(&st, &cancelled);
-    if (!cancelled)
-        rp_counters[RP_CNT_UNMATCHED_PS]++;
-    PMPI_Request_free(&g_first.req[1]);
-    g_first.c = NULL;
+    if (g_pre.c)
+        pre_finish(0);
+}
+
+/* The completion hooks: 1 if the posted exchange of this kind on c was
+ * finished (joined) here; else anything stale is withdrawn, and 0 tells
+ * the caller to run the blocking exchange. */
+static int pre_complete(rp_comm *c, int kind)
+{
+    if (g_pre.c && g_pre.c == c && g_pre.kind == kind) {
+        pre_finish(1);
+        return 1;
+    }
+    rp_hook_coll_abort();
+    return 0;
 }
 
 static rp_comm *coll_comm(MPI_Comm comm)
@@ -196,15 +300,12 @@ static rp_comm *coll_comm(MPI_Comm comm)
 void rp_hook_coll_all(MPI_Comm comm)
 {
     rp_comm *c = coll_comm(comm);
-    if (g_first.c && g_first.c == c) {
-        first_finish();
+    if (pre_complete(c, RP_COLL_ALL))
         allreduce_paths_from(c, 2);
-    } else {
-        rp_hook_coll_abort();   /* defensive: never left posted */
-        if (!c)
-            return;
+    else if (c)
         rp_coll_allreduce_paths(c);
-    }
+    else
+        return;
     pathmode_coll(c, RP_COLL_ALL, -1, c->spans_world);
     if (c->spans_world)
         rp_phase_end();
@@ -213,9 +314,12 @@ void rp_hook_coll_all(MPI_Comm comm)
 void rp_hook_coll_out(int root, MPI_Comm comm)
 {
     rp_comm *c = coll_comm(comm);
-    if (!c || c->size == 1)
+    if (pre_complete(c, RP_COLL_OUT))
+        ;
+    else if (!c || c->size == 1)
         return;
-    bcast_set(c, root, 0);
+    else
+        bcast_set(c, root, 0);
     pathmode_coll(c, RP_COLL_OUT, root, 0);
     rp_counters[RP_CNT_COLL_JOINS]++;
 }
@@ -223,6 +327,11 @@ void rp_hook_coll_out(int root, MPI_Comm comm)
 void rp_hook_coll_in(int root, MPI_Comm comm)
 {
     rp_comm *c = coll_comm(comm);
+    if (pre_complete(c, RP_COLL_IN)) {
+        pathmode_coll(c, RP_COLL_IN, root, 0);
+        rp_counters[RP_CNT_COLL_JOINS]++;
+        return;
+    }
     if (!c || c->size == 1)
         return;
     uint32_t cap = rp_rt.max_wire;

@@ -39,6 +39,8 @@ const char *const rp_counter_names[RP_CNT__N] = {
     [RP_CNT_CANCELLED] = "receives_cancelled",
     [RP_CNT_TASKS_EAGER] = "tasks_committed_eagerly",
     [RP_CNT_ALLOC_FAILURES] = "allocation_failures",
+    [RP_CNT_THREAD_LEVEL] = "mpi_thread_level",
+    [RP_CNT_OTHER_THREAD_CALLS] = "mpi_calls_other_threads",
 };
 
 int64_t rp_now_ns(void)

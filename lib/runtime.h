@@ -28,6 +28,7 @@ typedef struct rp_config {
     uint32_t clock;         /* RP_CLOCK_* */
     uint32_t buffer;        /* RP_BUFFER, uncommitted items per phase */
     uint32_t eager_limit;   /* RP_EAGER_LIMIT, largest path-set message in bytes */
+    uint32_t threads;       /* RP_THREADS, 1 = sample the application's other threads */
     char     output[4096];  /* RP_OUTPUT, measurement directory ("" = default) */
 } rp_config;
 
@@ -92,7 +93,8 @@ int rp_fn_count(void);
 void rp_warn(int all_ranks, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Counters reported in the rank file (a name each, see doc/environment.md).
- * Incremented by the MPI layer only (main thread). */
+ * Incremented by the MPI layer only (main thread), except
+ * RP_CNT_OTHER_THREAD_CALLS (any thread, atomic, in rp_active()). */
 enum {
     RP_CNT_MSGS_SENT, RP_CNT_MSGS_RECV, RP_CNT_PS_BYTES_SENT,
     RP_CNT_PS_DECODE_ERRORS, RP_CNT_POOL_GROW, RP_CNT_POOL_WAIT,
@@ -100,6 +102,8 @@ enum {
     RP_CNT_ITEMS_DROPPED, RP_CNT_K_CLAMPED, RP_CNT_UNSUPPORTED,
     RP_CNT_REQ_FREED_ACTIVE, RP_CNT_CANCELLED, RP_CNT_TASKS_EAGER,
     RP_CNT_ALLOC_FAILURES,
+    RP_CNT_THREAD_LEVEL,        /* MPI_Init_thread's provided level (per rank) */
+    RP_CNT_OTHER_THREAD_CALLS,  /* MPI calls from other threads, passed through */
     RP_CNT__N
 };
 extern uint64_t rp_counters[RP_CNT__N];

@@ -21,7 +21,8 @@ export OMP_NUM_THREADS=2 OMP_WAIT_POLICY=passive
 
 FUNNELED=1
 omp_case() { # NP NET
-    local np=$1 net=$2 what="mpi_omp np=$np $net" ref out
+    local np=$1 net=$2 ref out
+    local what="mpi_omp np=$np $net"
     rp_run "$np" "$net" -- "$P"
     rp_expect_rc0 "$what (without profiler)" || return
     ref=$RP_RUNDIR/stdout.ref

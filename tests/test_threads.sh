@@ -15,7 +15,8 @@ ITERS=40
 NT=2
 
 mt_case() { # NP NET
-    local np=$1 net=$2 what="mpi_threads np=$np $net" ref out
+    local np=$1 net=$2 ref out
+    local what="mpi_threads np=$np $net"
     rp_run "$np" "$net" -- "$P" $ITERS $NT
     rp_expect_rc0 "$what (without profiler)" || return
     if grep -q "not provided" "$RP_OUTF"; then

@@ -12,6 +12,7 @@ Assert what rp-report --format json says about threads (doc/sampling.md,
                              the 100 % path too
   --other-calls-min X        counters.mpi_calls_other_threads >= X
   --no-threads               no worker timer, no worker sample
+  --overflow                 every rank ran out of thread slots (thread_slots_overflow >= N)
 Prints one summary line; on failure lines starting with CHECK FAILED, exit 1."""
 import argparse
 import json
@@ -27,6 +28,7 @@ def main():
     ap.add_argument("--main-fn")
     ap.add_argument("--other-calls-min", type=int)
     ap.add_argument("--no-threads", action="store_true")
+    ap.add_argument("--overflow", action="store_true")
     a = ap.parse_args()
     with open(a.report) as f:
         d = json.load(f)
@@ -71,11 +73,14 @@ def main():
     if a.no_threads and (cnt("threads_sampled") or cnt("thread_samples")):
         fail("worker threads were sampled: threads_sampled=%r thread_samples=%r"
              % (c.get("threads_sampled"), c.get("thread_samples")))
+    if a.overflow and cnt("thread_slots_overflow") < a.ranks:
+        fail("thread_slots_overflow = %r, expected >= %d" % (c.get("thread_slots_overflow"), a.ranks))
     print("threads: level=%s other-thread calls=%s threads_sampled=%s samples=%s "
-          "charged=%s rank_only=%s dropped=%s; 100%% path %.3f s, worker fn %.3f s, main fn %.3f s"
+          "charged=%s rank_only=%s dropped=%s overflow=%s; 100%% path %.3f s, worker fn %.3f s, main fn %.3f s"
           % (c.get("mpi_thread_level"), c.get("mpi_calls_other_threads"),
              c.get("threads_sampled"), c.get("thread_samples"), c.get("thread_samples_charged"),
              c.get("thread_samples_rank_only"), c.get("thread_samples_dropped"),
+             c.get("thread_slots_overflow"),
              crit["cost_seconds"],
              secs(crit.get("top", []), a.worker_fn) if a.worker_fn else 0,
              secs(crit.get("top", []), a.main_fn) if a.main_fn else 0))

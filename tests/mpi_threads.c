@@ -7,12 +7,20 @@
  * the interleaving.  Output is printed by rank 0 after the threads joined,
  * in thread order, and depends only on the arithmetic.
  *
- * usage: mpi_threads [iterations [threads]] */
+ * Hostile thread life cycles (unless the third argument is 0): a thread
+ * started before MPI_Init that runs until after MPI_Finalize, short-lived
+ * threads that end early (by return and by pthread_exit) while the others
+ * communicate, and 300 threads alive at once (more than the profiler's
+ * 256 slots).  None of them changes the output.
+ *
+ * usage: mpi_threads [iterations [threads [hostile]]] */
 #include <mpi.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
 
 #define MAXT 8
 
@@ -50,11 +58,81 @@ static void *worker(void *p)
     return NULL;
 }
 
+/* ---- hostile life cycles -------------------------------------------------- */
+static volatile int g_stop_bg;
+static uint64_t g_bg_sink;
+
+/* Started before MPI_Init, stopped after MPI_Finalize. */
+static void *background(void *p)
+{
+    (void)p;
+    struct timespec ts = { 0, 1000000 };
+    while (!g_stop_bg) {
+        g_bg_sink = spin(g_bg_sink, 50000);
+        nanosleep(&ts, NULL);
+    }
+    return NULL;
+}
+
+static void *short_lived(void *p)
+{
+    uint64_t *r = p;
+    *r = spin(*r, 30000);
+    if (*r & 1)
+        pthread_exit(NULL);   /* the other way out */
+    return NULL;
+}
+
+static void spawn_short(int n)
+{
+    pthread_t th[16];
+    uint64_t v[16];
+    for (int i = 0; i < n && i < 16; i++) {
+        v[i] = (uint64_t)i;
+        if (pthread_create(&th[i], NULL, short_lived, &v[i]) != 0)
+            abort();
+    }
+    for (int i = 0; i < n && i < 16; i++)
+        pthread_join(th[i], NULL);
+}
+
+#define CROWD 300
+static pthread_barrier_t g_crowd_bar;
+static void *crowd_member(void *p)
+{
+    (void)p;
+    pthread_barrier_wait(&g_crowd_bar);
+    return NULL;
+}
+
+/* CROWD threads alive at once (small stacks: 300 x 8 MiB is a lot of
+ * address space on a small machine). */
+static void crowd(void)
+{
+    static pthread_t th[CROWD];
+    pthread_attr_t at;
+    pthread_attr_init(&at);
+    pthread_attr_setstacksize(&at, 256 * 1024);
+    pthread_barrier_init(&g_crowd_bar, NULL, CROWD + 1);
+    for (int i = 0; i < CROWD; i++)
+        if (pthread_create(&th[i], &at, crowd_member, NULL) != 0)
+            abort();
+    pthread_barrier_wait(&g_crowd_bar);
+    for (int i = 0; i < CROWD; i++)
+        pthread_join(th[i], NULL);
+    pthread_barrier_destroy(&g_crowd_bar);
+    pthread_attr_destroy(&at);
+}
+
 int main(int argc, char **argv)
 {
     int iters = argc > 1 ? atoi(argv[1]) : 40;
     int nt = argc > 2 ? atoi(argv[2]) : 2;
+    int hostile = argc > 3 ? atoi(argv[3]) : 1;
     int provided, me, np;
+    pthread_t bg;
+    if (hostile && pthread_create(&bg, NULL, background, NULL) != 0)
+        return 3;
     if (nt < 1 || nt > MAXT)
         nt = 2;
     MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
@@ -62,6 +140,9 @@ int main(int argc, char **argv)
         /* the test script turns this line into a SKIP */
         printf("MPI_THREAD_MULTIPLE not provided (%d)\n", provided);
         MPI_Finalize();
+        g_stop_bg = 1;
+        if (hostile)
+            pthread_join(bg, NULL);
         return 0;
     }
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
@@ -77,6 +158,11 @@ int main(int argc, char **argv)
             fprintf(stderr, "pthread_create failed\n");
             MPI_Abort(MPI_COMM_WORLD, 2);
         }
+    if (hostile) {
+        spawn_short(8);
+        crowd();
+        spawn_short(8);
+    }
     uint64_t mainres = ring_and_reduce(MPI_COMM_WORLD, me, np, 7, iters, 42);
     for (int t = 0; t < nt; t++)
         pthread_join(th[t], NULL);
@@ -89,5 +175,10 @@ int main(int argc, char **argv)
             printf("thread %d: %016llx\n", t, (unsigned long long)jobs[t].result);
     }
     MPI_Finalize();
+    if (hostile) {
+        spawn_short(4);       /* after MPI_Finalize: nothing of ours runs */
+        g_stop_bg = 1;
+        pthread_join(bg, NULL);
+    }
     return 0;
 }

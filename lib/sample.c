@@ -437,7 +437,7 @@ static void drain_rec(void *cv, const uintptr_t *pcs, uint32_t n, int64_t task,
 /* Drain from normal context on the main thread: the handler is fenced off
  * the CCT meanwhile (its samples are skipped and counted, as for
  * sample_callsite_node). */
-static void drain_main(int charge)
+__attribute__((noinline, cold)) static void drain_main(int charge)
 {
     if (!g_cct_ok)
         return;

@@ -15,19 +15,20 @@
  * initial-exec TLS is safe in a library loaded at start-up (LD_PRELOAD). */
 extern __thread int rp_tls_main __attribute__((tls_model("initial-exec")));
 
-/* Profile this call?  Not before MPI_Init / after MPI_Finalize, not on
- * other threads, and not when we are already inside a wrapper: an MPI whose
- * Fortran binding calls the C MPI_* symbol must not count the call twice.
- * A call from another thread (MPI_THREAD_SERIALIZED/MULTIPLE) passes
- * straight through and is only counted (doc/design.md, "Threads"); the
- * main thread's path is the same two loads and branches as before. */
+/* Calls from other threads (runtime.c): counted; under
+ * MPI_THREAD_SERIALIZED profiled like the main thread's, otherwise passed
+ * straight through (doc/design.md, "Threads"). */
+int rp_active_other(void);
+
+/* Profile this call?  Not before MPI_Init / after MPI_Finalize, and not
+ * when we are already inside a wrapper: an MPI whose Fortran binding calls
+ * the C MPI_* symbol must not count the call twice.  The main thread's path
+ * is the same loads and branches as before threads were handled. */
 static inline int rp_active(void)
 {
     if (__builtin_expect(rp_tls_main, 1))
         return rp_rt.active && !rp_rt.in_mpi;
-    if (rp_rt.active)
-        __atomic_fetch_add(&rp_counters[RP_CNT_OTHER_THREAD_CALLS], 1, __ATOMIC_RELAXED);
-    return 0;
+    return rp_active_other();
 }
 
 #define rp_compiler_barrier() __asm__ __volatile__("" ::: "memory")

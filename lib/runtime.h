@@ -56,6 +56,10 @@ typedef struct rp_runtime {
     int64_t    mpi_enter_ns;
     int64_t    finalize_ns;         /* MPI_Finalize entered (end of the last task) */
     uint32_t   max_wire;            /* largest encoded path-set, bytes */
+    /* 1 when MPI_Init_thread provided MPI_THREAD_SERIALIZED: the program
+     * never has two threads inside MPI at once, so a call from any thread
+     * is the process's event (rp_active_other).  Set once at MPI_Init. */
+    volatile sig_atomic_t any_thread;
 } rp_runtime;
 
 extern rp_runtime rp_rt;
@@ -66,6 +70,11 @@ int64_t rp_now_ns(void);
 /* ---- hooks the sampler (sample.c) provides to the runtime ---------------- */
 /* Start sampling on the calling (main) thread; 0 or -1 (one warning printed). */
 int  sample_start(const rp_config *cfg);
+/* A thread other than the main one is about to run a wrapper
+ * (MPI_THREAD_SERIALIZED): raise in_mpi and wait until a main-thread
+ * SIGPROF handler that started before it could see in_mpi has finished
+ * with the path-set (a few us at most; the handler never waits). */
+void sample_other_enter(void);
 /* Phase start: reset the adaptive period to the configured one. */
 void sample_phase_reset(void);
 /* Stop the timer (before Finalize writes the file). */

@@ -60,6 +60,11 @@
 #endif
 
 #define barrier() __asm__ __volatile__("" ::: "memory")
+#if defined(__x86_64__) || defined(__i386__)
+#define cpu_relax() __asm__ __volatile__("pause" ::: "memory")
+#else
+#define cpu_relax() barrier()
+#endif
 
 /* ---- state ---------------------------------------------------------------- */
 
@@ -83,6 +88,17 @@ static pid_t    g_main_tid;
 static volatile sig_atomic_t g_running;   /* timer armed: record samples */
 static volatile sig_atomic_t g_cct_busy;  /* main thread writes the CCT */
 static volatile sig_atomic_t g_forked;    /* we are a fork child: never sample */
+/* 1 while the main thread's handler runs (Dekker with rp_active_other:
+ * handler stores this then reads in_mpi; a serialized call from another
+ * thread stores in_mpi then waits for this to drop).  Main handler only. */
+static int g_handler_busy;
+/* The thread that called sample_start: the only consumer of worker rings. */
+static __thread int t_is_main __attribute__((tls_model("initial-exec")));
+/* 1 while another thread (MPI_THREAD_SERIALIZED) is inside a wrapper: the
+ * handler then leaves the per-task charge (g_attr_*) alone, since
+ * sample_task_end runs on that thread.  Set by sample_other_enter, cleared
+ * by the handler's next task sample (no wrapper is active then). */
+static int g_other_in_mpi;
 
 static int64_t  g_base_period_ns;   /* configured */
 static int64_t  g_cur_period_ns;    /* after adaptive doublings */
@@ -439,7 +455,7 @@ static void drain_rec(void *cv, const uintptr_t *pcs, uint32_t n, int64_t task,
  * sample_callsite_node). */
 __attribute__((noinline, cold)) static void drain_main(int charge)
 {
-    if (!g_cct_ok)
+    if (!g_cct_ok || !t_is_main)   /* the rings have one consumer */
         return;
     drain_ctx c = { charge, rp_rt.task_start_ns };
     g_cct_busy = 1;
@@ -449,10 +465,27 @@ __attribute__((noinline, cold)) static void drain_main(int charge)
     g_cct_busy = 0;
 }
 
+void sample_other_enter(void)
+{
+    /* Dekker with the handler: it stores g_handler_busy, then reads in_mpi
+     * and g_other_in_mpi; we store those, then wait for it.  The second
+     * round covers a handler that cleared g_other_in_mpi in task mode just
+     * before our in_mpi store.  The handler never waits for anything, so
+     * this ends within one handler's run. */
+    __atomic_store_n(&g_other_in_mpi, 1, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&rp_rt.in_mpi, 1, __ATOMIC_SEQ_CST);
+    for (int round = 0; round < 2; round++) {
+        while (__atomic_load_n(&g_handler_busy, __ATOMIC_SEQ_CST))
+            cpu_relax();
+        __atomic_store_n(&g_other_in_mpi, 1, __ATOMIC_SEQ_CST);
+    }
+}
+
 static void on_sigprof(int sig, siginfo_t *si, void *ucv)
 {
     (void)sig;
     int saved_errno = errno;
+    int busy = 0;
     uintptr_t pcs[RP_SAMPLE_MAX_DEPTH];
 
     if (!si || si->si_code != SI_TIMER)
@@ -463,6 +496,8 @@ static void on_sigprof(int sig, siginfo_t *si, void *ucv)
             worker_sample((rp_thr_slot *)(uintptr_t)p, si, ucv);
         goto out;              /* a worker's, or not ours */
     }
+    busy = 1;
+    __atomic_store_n(&g_handler_busy, 1, __ATOMIC_SEQ_CST);
     rp_sample_sigcount++;
     if (si->si_overrun > 0)
         rp_sample_cnt.timer_overruns += (uint64_t)si->si_overrun;
@@ -484,7 +519,7 @@ static void on_sigprof(int sig, siginfo_t *si, void *ucv)
         int64_t w = now > from ? now - from : 0;
         cct_add(&g_cct, node, RP_MET_MPI, w);
         int64_t ts = rp_rt.task_start_ns;
-        if (ts != g_ended_task) {
+        if (ts != g_ended_task && !__atomic_load_n(&g_other_in_mpi, __ATOMIC_SEQ_CST)) {
             /* A local MPI call inside a running task (not an event): its
              * time is part of the task's cost, so count it as charged,
              * or the carry would hand it to a task sample as well. */
@@ -497,6 +532,8 @@ static void on_sigprof(int sig, siginfo_t *si, void *ucv)
         rp_sample_cnt.samples++;
         rp_sample_cnt.samples_mpi++;
     } else {
+        if (g_other_in_mpi)    /* no wrapper is active: that call is over */
+            __atomic_store_n(&g_other_in_mpi, 0, __ATOMIC_RELAXED);
         uint32_t node = cct_insert_path_cached(&g_cct, &g_hcache, pcs, (uint32_t)n, 0);
         int64_t ts = rp_rt.task_start_ns;
         int64_t from = g_last_sample_ns > ts ? g_last_sample_ns : ts;
@@ -535,6 +572,8 @@ static void on_sigprof(int sig, siginfo_t *si, void *ucv)
     rp_sample_handler_n++;
 #endif
 out:
+    if (busy)
+        __atomic_store_n(&g_handler_busy, 0, __ATOMIC_RELEASE);
     errno = saved_errno;
 }
 
@@ -544,7 +583,8 @@ void sample_task_end(int64_t task_cost_ns)
 {
     /* Worker samples of the task that ends join its paths now: one load
      * and a branch when no worker thread is sampled. */
-    if (__builtin_expect(__atomic_load_n(&rp_thr_pending, __ATOMIC_RELAXED) != 0, 0))
+    if (__builtin_expect(__atomic_load_n(&rp_thr_pending, __ATOMIC_RELAXED) != 0, 0) &&
+        t_is_main)   /* a serialized call from another thread: the main handler drains */
         drain_main(1);
     /* in_mpi > 0, so the handler never touches g_carried_ns now; once
      * g_ended_task names this task it leaves g_attr_* alone as well. */
@@ -601,6 +641,7 @@ int sample_start(const rp_config *cfg)
         return -1;
     if (!g_started) {
         g_main_tid = gettid();
+        t_is_main = 1;
         if (!atfork_done) {
             pthread_atfork(NULL, NULL, atfork_child);
             atfork_done = 1;

@@ -10,12 +10,20 @@
  * samples taken on worker threads were charged to the main thread's task.
  * The output depends only on the arithmetic, not on the thread count.
  *
- * usage: mpi_omp [iterations [light-units [heavy-factor]]] */
+ * With "serialized" as the fourth argument the program asks for
+ * MPI_THREAD_SERIALIZED and, after the region, one OpenMP thread per rank
+ * makes a second MPI_Allreduce: thread (rank mod threads), so that with two
+ * threads the main thread calls it on even ranks and a worker thread on odd
+ * ranks.  A profiler that treated the two differently would leave the
+ * collectives mismatched (a hang).
+ *
+ * usage: mpi_omp [iterations [light-units [heavy-factor [serialized]]]] */
 #include <mpi.h>
 #include <omp.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define CHUNKS 64
 
@@ -51,15 +59,29 @@ __attribute__((noinline)) static uint64_t rp_omp_region(int it, int rank, long u
     return acc;
 }
 
+/* The second allreduce, made by one OpenMP thread (MPI_THREAD_SERIALIZED). */
+__attribute__((noinline)) static uint64_t rp_omp_serial_call(uint64_t mine, int rank)
+{
+    uint64_t all = 0;
+#pragma omp parallel
+    {
+        if (omp_get_thread_num() == rank % omp_get_num_threads())
+            MPI_Allreduce(&mine, &all, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+    }
+    return all;
+}
+
 int main(int argc, char **argv)
 {
     int iters = argc > 1 ? atoi(argv[1]) : 12;
     long units = argc > 2 ? atol(argv[2]) : 50000;    /* per chunk, light ranks */
     long heavy = argc > 3 ? atol(argv[3]) : 4;
+    int serialized = argc > 4 && strcmp(argv[4], "serialized") == 0;
+    int want = serialized ? MPI_THREAD_SERIALIZED : MPI_THREAD_FUNNELED;
     int provided, me, np;
-    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
-    if (provided < MPI_THREAD_FUNNELED) {
-        fprintf(stderr, "MPI_THREAD_FUNNELED not provided (%d)\n", provided);
+    MPI_Init_thread(&argc, &argv, want, &provided);
+    if (provided < want) {
+        fprintf(stderr, "thread level %d not provided (%d)\n", want, provided);
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
@@ -70,6 +92,8 @@ int main(int argc, char **argv)
         uint64_t mine = rp_omp_region(it, me, n), all = 0;
         MPI_Allreduce(&mine, &all, 1, MPI_UINT64_T, MPI_BXOR, MPI_COMM_WORLD);
         total += all;
+        if (serialized)
+            total ^= rp_omp_serial_call(mine, me);
         if (me == 0 && (it == 0 || it == iters - 1))
             printf("iteration %d: %016llx\n", it, (unsigned long long)all);
     }

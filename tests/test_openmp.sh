@@ -103,4 +103,15 @@ for setting in RP_THREADS=0 RP_PERIOD=0; do
         fi
     fi
 done
+# the same through rp-run's option
+what="mpi_omp np=2 shm rp-run --threads 0"
+rp_prun 2 shm -- --threads 0 "$P" 4
+if rp_expect_report "$what"; then
+    if out=$("$PYTHON" "$RP_TESTS_SRC/check_threads.py" "$RP_JSON" --ranks 2 \
+        --level $FUNNELED --no-threads 2>&1); then
+        rp_pass "$what: $out"
+    else
+        rp_fail "$what: $out"
+    fi
+fi
 rp_finish

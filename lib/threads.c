@@ -45,8 +45,6 @@ static int g_full_warned;
 #define ST(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
 #define INC(p) __atomic_fetch_add((p), 1, __ATOMIC_RELAXED)
 
-int threads_running(void) { return LD(&g_on); }
-
 /* The kernel's CPU clock of thread `tid` (what pthread_getcpuclockid
  * returns, built from the tid so that the main thread can arm a timer for
  * a thread it has no pthread_t for; a dead tid makes timer_create fail). */

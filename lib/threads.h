@@ -77,8 +77,6 @@ void threads_start(int64_t period_ns);
 void threads_stop(void);
 /* In a fork child: nothing of ours runs there. */
 void threads_atfork_child(void);
-/* Worker sampling running (timers being armed). */
-int  threads_running(void);
 
 /* ---- the SIGPROF handler (async-signal-safe) ------------------------------ */
 /* Current period the workers should follow (set by the main thread). */

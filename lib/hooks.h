@@ -15,10 +15,21 @@
  * initial-exec TLS is safe in a library loaded at start-up (LD_PRELOAD). */
 extern __thread int rp_tls_main __attribute__((tls_model("initial-exec")));
 
-/* Profile this call?  Not before MPI_Init / after MPI_Finalize, not on
- * other threads, and not when we are already inside a wrapper: an MPI whose
- * Fortran binding calls the C MPI_* symbol must not count the call twice. */
-static inline int rp_active(void) { return rp_rt.active && rp_tls_main && !rp_rt.in_mpi; }
+/* Calls from other threads (runtime.c): counted; under
+ * MPI_THREAD_SERIALIZED profiled like the main thread's, otherwise passed
+ * straight through (doc/design.md, "Threads"). */
+int rp_active_other(void);
+
+/* Profile this call?  Not before MPI_Init / after MPI_Finalize, and not
+ * when we are already inside a wrapper: an MPI whose Fortran binding calls
+ * the C MPI_* symbol must not count the call twice.  The main thread's path
+ * is the same loads and branches as before threads were handled. */
+static inline int rp_active(void)
+{
+    if (__builtin_expect(rp_tls_main, 1))
+        return rp_rt.active && !rp_rt.in_mpi;
+    return rp_active_other();
+}
 
 #define rp_compiler_barrier() __asm__ __volatile__("" ::: "memory")
 
@@ -44,7 +55,9 @@ static inline void rp_enter(int fn)
 /* Return of an event: the next task starts now. */
 static inline void rp_leave(void)
 {
-    rp_rt.task_start_ns = rp_now_ns();
+    /* atomic (a plain 8-byte store on x86-64): worker threads' handlers
+     * read it to tag their samples with the current task */
+    __atomic_store_n(&rp_rt.task_start_ns, rp_now_ns(), __ATOMIC_RELAXED);
     rp_compiler_barrier();
     rp_rt.in_mpi = 0;
 }

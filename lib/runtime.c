@@ -40,7 +40,26 @@ const char *const rp_counter_names[RP_CNT__N] = {
     [RP_CNT_TASKS_EAGER] = "tasks_committed_eagerly",
     [RP_CNT_ALLOC_FAILURES] = "allocation_failures",
     [RP_CNT_CLOCK_TSC] = "ranks_clock_tsc",
+    [RP_CNT_THREAD_LEVEL] = "mpi_thread_level",
+    [RP_CNT_OTHER_THREAD_CALLS] = "mpi_calls_other_threads",
 };
+
+int rp_active_other(void)
+{
+    if (!rp_rt.active)
+        return 0;
+    __atomic_fetch_add(&rp_counters[RP_CNT_OTHER_THREAD_CALLS], 1, __ATOMIC_RELAXED);
+    /* MPI_THREAD_MULTIPLE: calls may overlap the main thread's, whose state
+     * (path-set, requests, pools) is not shared: pass through. */
+    if (!rp_rt.any_thread || rp_rt.in_mpi)
+        return 0;
+    /* MPI_THREAD_SERIALIZED: the program orders its MPI calls, so this one
+     * is the process's next event.  Raise in_mpi before the wrapper touches
+     * the path-set, then wait out a main-thread SIGPROF handler that may
+     * have begun extending it before it could see in_mpi (sample.c). */
+    sample_other_enter();
+    return 1;
+}
 
 void rp_warn(int all_ranks, const char *fmt, ...)
 {

@@ -29,6 +29,7 @@ typedef struct rp_config {
     uint32_t tsc;           /* RP_TSC: 1 = time with the TSC where sound (lib/clock.c) */
     uint32_t buffer;        /* RP_BUFFER, uncommitted items per phase */
     uint32_t eager_limit;   /* RP_EAGER_LIMIT, largest path-set message in bytes */
+    uint32_t threads;       /* RP_THREADS, 1 = sample the application's other threads */
     char     output[4096];  /* RP_OUTPUT, measurement directory ("" = default) */
 } rp_config;
 
@@ -56,6 +57,10 @@ typedef struct rp_runtime {
     int64_t    mpi_enter_ns;
     int64_t    finalize_ns;         /* MPI_Finalize entered (end of the last task) */
     uint32_t   max_wire;            /* largest encoded path-set, bytes */
+    /* 1 when MPI_Init_thread provided MPI_THREAD_SERIALIZED: the program
+     * never has two threads inside MPI at once, so a call from any thread
+     * is the process's event (rp_active_other).  Set once at MPI_Init. */
+    volatile sig_atomic_t any_thread;
 } rp_runtime;
 
 extern rp_runtime rp_rt;
@@ -66,6 +71,11 @@ extern rp_runtime rp_rt;
 /* ---- hooks the sampler (sample.c) provides to the runtime ---------------- */
 /* Start sampling on the calling (main) thread; 0 or -1 (one warning printed). */
 int  sample_start(const rp_config *cfg);
+/* A thread other than the main one is about to run a wrapper
+ * (MPI_THREAD_SERIALIZED): raise in_mpi and wait until a main-thread
+ * SIGPROF handler that started before it could see in_mpi has finished
+ * with the path-set (a few us at most; the handler never waits). */
+void sample_other_enter(void);
 /* Phase start: reset the adaptive period to the configured one. */
 void sample_phase_reset(void);
 /* Stop the timer (before Finalize writes the file). */
@@ -93,7 +103,8 @@ int rp_fn_count(void);
 void rp_warn(int all_ranks, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Counters reported in the rank file (a name each, see doc/environment.md).
- * Incremented by the MPI layer only (main thread). */
+ * Incremented by the MPI layer only (main thread), except
+ * RP_CNT_OTHER_THREAD_CALLS (any thread, atomic, in rp_active()). */
 enum {
     RP_CNT_MSGS_SENT, RP_CNT_MSGS_RECV, RP_CNT_PS_BYTES_SENT,
     RP_CNT_PS_DECODE_ERRORS, RP_CNT_POOL_GROW, RP_CNT_POOL_WAIT,
@@ -101,6 +112,8 @@ enum {
     RP_CNT_ITEMS_DROPPED, RP_CNT_K_CLAMPED, RP_CNT_UNSUPPORTED,
     RP_CNT_REQ_FREED_ACTIVE, RP_CNT_CANCELLED, RP_CNT_TASKS_EAGER,
     RP_CNT_ALLOC_FAILURES, RP_CNT_CLOCK_TSC,
+    RP_CNT_THREAD_LEVEL,        /* MPI_Init_thread's provided level (per rank) */
+    RP_CNT_OTHER_THREAD_CALLS,  /* MPI calls from other threads, passed through */
     RP_CNT__N
 };
 extern uint64_t rp_counters[RP_CNT__N];

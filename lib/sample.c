@@ -53,12 +53,18 @@
 #include "cct.h"
 #include "itembuf.h"
 #include "pathset.h"
+#include "threads.h"
 
 #ifndef sigev_notify_thread_id
 #define sigev_notify_thread_id _sigev_un._tid
 #endif
 
 #define barrier() __asm__ __volatile__("" ::: "memory")
+#if defined(__x86_64__) || defined(__i386__)
+#define cpu_relax() __asm__ __volatile__("pause" ::: "memory")
+#else
+#define cpu_relax() barrier()
+#endif
 
 /* ---- state ---------------------------------------------------------------- */
 
@@ -82,6 +88,17 @@ static pid_t    g_main_tid;
 static volatile sig_atomic_t g_running;   /* timer armed: record samples */
 static volatile sig_atomic_t g_cct_busy;  /* main thread writes the CCT */
 static volatile sig_atomic_t g_forked;    /* we are a fork child: never sample */
+/* 1 while the main thread's handler runs (Dekker with rp_active_other:
+ * handler stores this then reads in_mpi; a serialized call from another
+ * thread stores in_mpi then waits for this to drop).  Main handler only. */
+static int g_handler_busy;
+/* The thread that called sample_start: the only consumer of worker rings. */
+static __thread int t_is_main __attribute__((tls_model("initial-exec")));
+/* 1 while another thread (MPI_THREAD_SERIALIZED) is inside a wrapper: the
+ * handler then leaves the per-task charge (g_attr_*) alone, since
+ * sample_task_end runs on that thread.  Set by sample_other_enter, cleared
+ * by the handler's next task sample (no wrapper is active then). */
+static int g_other_in_mpi;
 
 static int64_t  g_base_period_ns;   /* configured */
 static int64_t  g_cur_period_ns;    /* after adaptive doublings */
@@ -102,10 +119,13 @@ static uintptr_t g_self_lo, g_self_hi;
 static struct { uintptr_t lo, hi; } g_mpi_rng[RP_MAX_MPI_RANGES];
 static int g_n_mpi_rng;
 
+static rp_cct_cache g_wcache;       /* last worker path inserted by a drain */
+
 /* Unwind fault guard. */
 static __thread volatile sig_atomic_t g_in_unwind
     __attribute__((tls_model("initial-exec")));
-static sigjmp_buf g_unwind_jmp;
+/* Per thread: worker threads unwind in their own handlers concurrently. */
+static __thread sigjmp_buf g_unwind_jmp __attribute__((tls_model("initial-exec")));
 static struct sigaction g_old_segv, g_old_bus;
 
 pid_t sample_main_tid(void) { return g_main_tid; }
@@ -152,6 +172,16 @@ static int is_mpi_lib_name(const char *path)
         if (strncmp(b, pfx[i], strlen(pfx[i])) == 0)
             return 1;
     return 0;
+}
+
+int sample_is_mpi_lib(const char *path) { return is_mpi_lib_name(path); }
+int sample_forked(void) { return g_forked; }
+
+void sample_warm_thread(void)
+{
+    /* libunwind's per-thread cache and lazy set-up, outside any handler */
+    void *buf[64];
+    (void)unw_backtrace(buf, 64);
 }
 
 static int ranges_cb(struct dl_phdr_info *info, size_t size, void *data)
@@ -304,7 +334,7 @@ static int take_stack(const ucontext_t *uc, uintptr_t *out)
     }
     if (start < 0) {
         /* Lost the interrupted frame (or faulted): keep the exact leaf. */
-        rp_sample_cnt.unwind_failures++;
+        __atomic_fetch_add(&rp_sample_cnt.unwind_failures, 1, __ATOMIC_RELAXED);
         if (!rip)
             return 0;
         out[0] = rip;
@@ -312,7 +342,7 @@ static int take_stack(const ucontext_t *uc, uintptr_t *out)
     }
     int m = n - start;
     if (n == CAP)
-        rp_sample_cnt.stacks_truncated++;
+        __atomic_fetch_add(&rp_sample_cnt.stacks_truncated, 1, __ATOMIC_RELAXED);
     if (m > RP_SAMPLE_MAX_DEPTH)
         m = RP_SAMPLE_MAX_DEPTH;
     for (int i = 0; i < m; i++)
@@ -360,18 +390,114 @@ static void adapt_period(void)
         rp_sample_cnt.period_doublings++;
         changed = 1;
     }
-    if (changed && g_timer_ok)
+    if (changed && g_timer_ok) {
         set_period(g_cur_period_ns);
+        threads_set_period(g_cur_period_ns);
+    }
+}
+
+/* ---- worker threads (threads.c) ------------------------------------------- */
+
+/* A worker's SIGPROF: unwind into its ring, nothing else.  The CCT, the
+ * item buffer and the path-set belong to the main thread.  The sample is
+ * tagged with the main thread's current task (task_start_ns) and whether
+ * the main thread was inside MPI; the drain decides where it goes. */
+static void worker_sample(rp_thr_slot *s, const siginfo_t *si, void *ucv)
+{
+    uintptr_t pcs[RP_SAMPLE_MAX_DEPTH];
+    if (rp_thr_self != s || __atomic_load_n(&s->tstate, __ATOMIC_ACQUIRE) != 2 ||
+        !g_running || g_forked || !rp_rt.active || !g_cct_ok) {
+        __atomic_fetch_add(&rp_thr_cnt.skipped, 1, __ATOMIC_RELAXED);
+        return;
+    }
+    uint32_t flags = __atomic_load_n(&rp_rt.in_mpi, __ATOMIC_ACQUIRE) ? RP_THR_F_INMPI : 0;
+    int64_t task = __atomic_load_n(&rp_rt.task_start_ns, __ATOMIC_ACQUIRE);
+    if (__atomic_load_n(&rp_rt.in_mpi, __ATOMIC_ACQUIRE))
+        flags |= RP_THR_F_INMPI;
+    int n = take_stack((const ucontext_t *)ucv, pcs);
+    /* Thread CPU time: one period per expiration, merged ones included. */
+    int64_t w = s->period_ns * (1 + (int64_t)(si->si_overrun > 0 ? si->si_overrun : 0));
+    if (n > 0)
+        thr_ring_push(s, pcs, (uint32_t)n, task, flags, w);
+    threads_follow_period(s);
+}
+
+typedef struct drain_ctx {
+    int     charge;   /* may push items / extend summaries (main owns them now) */
+    int64_t task;     /* the open task */
+} drain_ctx;
+
+/* One drained worker sample (main thread, CCT writer). */
+static void drain_rec(void *cv, const uintptr_t *pcs, uint32_t n, int64_t task,
+                      uint32_t flags, int64_t w)
+{
+    const drain_ctx *c = cv;
+    uint32_t node = cct_insert_path_cached(&g_cct, &g_wcache, pcs, n, 0);
+    cct_add(&g_cct, node, RP_MET_RANK, w);
+    rp_thr_cnt.samples++;
+    if (c->charge && task == c->task && !(flags & RP_THR_F_INMPI)) {
+        int32_t i = itembuf_push(&rp_rt.items, node, 0, w);
+        if (i >= 0) {
+            pathset_extend(&rp_rt.ps, rp_rt.rank, (uint16_t)i,
+                           rp_rt.cfg.mode == RP_MODE_PATH ? RP_SUMMARY_PATH
+                                                          : RP_SUMMARY_PROF,
+                           &rp_rt.rng);
+            adapt_period();
+            rp_thr_cnt.charged++;
+            return;
+        }
+    }
+    rp_thr_cnt.rank_only++;
+}
+
+/* Drain from normal context on the main thread: the handler is fenced off
+ * the CCT meanwhile (its samples are skipped and counted, as for
+ * sample_callsite_node). */
+__attribute__((noinline, cold)) static void drain_main(int charge)
+{
+    if (!g_cct_ok || !t_is_main)   /* the rings have one consumer */
+        return;
+    drain_ctx c = { charge, rp_rt.task_start_ns };
+    g_cct_busy = 1;
+    barrier();
+    thr_drain(drain_rec, &c);
+    barrier();
+    g_cct_busy = 0;
+}
+
+void sample_other_enter(void)
+{
+    /* Dekker with the handler: it stores g_handler_busy, then reads in_mpi
+     * and g_other_in_mpi; we store those, then wait for it.  The second
+     * round covers a handler that cleared g_other_in_mpi in task mode just
+     * before our in_mpi store.  The handler never waits for anything, so
+     * this ends within one handler's run. */
+    __atomic_store_n(&g_other_in_mpi, 1, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&rp_rt.in_mpi, 1, __ATOMIC_SEQ_CST);
+    for (int round = 0; round < 2; round++) {
+        while (__atomic_load_n(&g_handler_busy, __ATOMIC_SEQ_CST))
+            cpu_relax();
+        __atomic_store_n(&g_other_in_mpi, 1, __ATOMIC_SEQ_CST);
+    }
 }
 
 static void on_sigprof(int sig, siginfo_t *si, void *ucv)
 {
     (void)sig;
     int saved_errno = errno;
+    int busy = 0;
     uintptr_t pcs[RP_SAMPLE_MAX_DEPTH];
 
-    if (!si || si->si_code != SI_TIMER || si->si_value.sival_ptr != &g_token)
-        goto out;              /* not our timer's signal */
+    if (!si || si->si_code != SI_TIMER)
+        goto out;              /* not a timer's signal */
+    if (si->si_value.sival_ptr != &g_token) {
+        const char *p = si->si_value.sival_ptr;
+        if (p >= (const char *)rp_thr_slots && p < (const char *)(rp_thr_slots + RP_THR_SLOTS))
+            worker_sample((rp_thr_slot *)(uintptr_t)p, si, ucv);
+        goto out;              /* a worker's, or not ours */
+    }
+    busy = 1;
+    __atomic_store_n(&g_handler_busy, 1, __ATOMIC_SEQ_CST);
     rp_sample_sigcount++;
     if (si->si_overrun > 0)
         rp_sample_cnt.timer_overruns += (uint64_t)si->si_overrun;
@@ -393,7 +519,7 @@ static void on_sigprof(int sig, siginfo_t *si, void *ucv)
         int64_t w = now > from ? now - from : 0;
         cct_add(&g_cct, node, RP_MET_MPI, w);
         int64_t ts = rp_rt.task_start_ns;
-        if (ts != g_ended_task) {
+        if (ts != g_ended_task && !__atomic_load_n(&g_other_in_mpi, __ATOMIC_SEQ_CST)) {
             /* A local MPI call inside a running task (not an event): its
              * time is part of the task's cost, so count it as charged,
              * or the carry would hand it to a task sample as well. */
@@ -406,6 +532,8 @@ static void on_sigprof(int sig, siginfo_t *si, void *ucv)
         rp_sample_cnt.samples++;
         rp_sample_cnt.samples_mpi++;
     } else {
+        if (g_other_in_mpi)    /* no wrapper is active: that call is over */
+            __atomic_store_n(&g_other_in_mpi, 0, __ATOMIC_RELAXED);
         uint32_t node = cct_insert_path_cached(&g_cct, &g_hcache, pcs, (uint32_t)n, 0);
         int64_t ts = rp_rt.task_start_ns;
         int64_t from = g_last_sample_ns > ts ? g_last_sample_ns : ts;
@@ -431,11 +559,21 @@ static void on_sigprof(int sig, siginfo_t *si, void *ucv)
         }
     }
     g_last_sample_ns = now;
+    /* Worker samples: in a task they may join the task's paths; inside
+     * MPI only once the task that ended is accounted (sample_task_end ran),
+     * and then to the whole-rank profile only. */
+    if (__atomic_load_n(&rp_thr_pending, __ATOMIC_RELAXED)) {
+        drain_ctx c = { rp_rt.in_mpi == 0, rp_rt.task_start_ns };
+        if (c.charge || g_ended_task == c.task)
+            thr_drain(drain_rec, &c);
+    }
 #ifdef RP_SAMPLE_TIMING
     rp_sample_handler_ns += rp_now_ns() - now;
     rp_sample_handler_n++;
 #endif
 out:
+    if (busy)
+        __atomic_store_n(&g_handler_busy, 0, __ATOMIC_RELEASE);
     errno = saved_errno;
 }
 
@@ -443,6 +581,11 @@ out:
 
 void sample_task_end(int64_t task_cost_ns)
 {
+    /* Worker samples of the task that ends join its paths now: one load
+     * and a branch when no worker thread is sampled. */
+    if (__builtin_expect(__atomic_load_n(&rp_thr_pending, __ATOMIC_RELAXED) != 0, 0) &&
+        t_is_main)   /* a serialized call from another thread: the main handler drains */
+        drain_main(1);
     /* in_mpi > 0, so the handler never touches g_carried_ns now; once
      * g_ended_task names this task it leaves g_attr_* alone as well. */
     int64_t ts = rp_rt.task_start_ns;
@@ -462,6 +605,7 @@ static void atfork_child(void)
     g_running = 0;
     g_timer_ok = 0;
     rp_rt.active = 0;
+    threads_atfork_child();
 }
 
 static uint32_t env_u32(const char *name, uint32_t dflt)
@@ -497,6 +641,7 @@ int sample_start(const rp_config *cfg)
         return -1;
     if (!g_started) {
         g_main_tid = gettid();
+        t_is_main = 1;
         if (!atfork_done) {
             pthread_atfork(NULL, NULL, atfork_child);
             atfork_done = 1;
@@ -563,6 +708,8 @@ int sample_start(const rp_config *cfg)
     barrier();
     g_running = 1;
     set_period(g_cur_period_ns);
+    if (cfg->threads)
+        threads_start(g_cur_period_ns);   /* worker threads (threads.c) */
     return 0;
 }
 
@@ -574,6 +721,7 @@ void sample_phase_reset(void)
     if (g_cur_period_ns != g_base_period_ns) {
         g_cur_period_ns = g_base_period_ns;
         set_period(g_cur_period_ns);
+        threads_set_period(g_cur_period_ns);
     }
 }
 
@@ -583,6 +731,7 @@ void sample_stop(void)
         return;
     g_running = 0;
     barrier();
+    threads_stop();
     timer_delete(g_timer);
     g_timer_ok = 0;
     guard_remove();
@@ -734,13 +883,17 @@ static mod_info *find_mod(mod_list *ml, uintptr_t pc)
 static const char *const g_counter_names[] = {
     "samples", "samples_mpi", "samples_dropped", "samples_skipped",
     "unwind_failures", "stacks_truncated", "cct_full", "period_doublings",
-    "timer_overruns",
+    "timer_overruns", "threads_sampled", "thread_samples", "thread_samples_charged",
+    "thread_samples_rank_only", "thread_samples_dropped", "thread_slots_overflow",
 };
 
 int sample_export(struct rp_rankdata *d)
 {
     int rc = -1;
     mod_list ml = { 0 };
+    /* Worker samples still waiting (timers are stopped by now): whole-rank
+     * profile only, their tasks are accounted. */
+    drain_main(0);
     uint32_t n_nodes = g_cct_ok ? cct_count(&g_cct) : 1;
     uint32_t n_met = g_cct_ok ? g_cct.n_metrics : RP_MET_PATH0 + (d->k ? d->k : 1);
 
@@ -822,10 +975,15 @@ int sample_export(struct rp_rankdata *d)
 
     const uint64_t vals[] = {
         rp_sample_cnt.samples, rp_sample_cnt.samples_mpi,
-        rp_sample_cnt.samples_dropped, rp_sample_cnt.samples_skipped,
+        rp_sample_cnt.samples_dropped,
+        rp_sample_cnt.samples_skipped + __atomic_load_n(&rp_thr_cnt.skipped, __ATOMIC_RELAXED),
         rp_sample_cnt.unwind_failures, rp_sample_cnt.stacks_truncated,
         g_cct_ok ? g_cct.full : 0, rp_sample_cnt.period_doublings,
         rp_sample_cnt.timer_overruns,
+        __atomic_load_n(&rp_thr_cnt.threads_sampled, __ATOMIC_RELAXED),
+        rp_thr_cnt.samples, rp_thr_cnt.charged, rp_thr_cnt.rank_only,
+        __atomic_load_n(&rp_thr_cnt.dropped, __ATOMIC_RELAXED),
+        __atomic_load_n(&rp_thr_cnt.slots_overflow, __ATOMIC_RELAXED),
     };
     enum { NC = sizeof vals / sizeof vals[0] };
     _Static_assert(sizeof g_counter_names / sizeof g_counter_names[0] == NC,

@@ -40,6 +40,13 @@ extern rp_sample_counters rp_sample_cnt;
  * sample's timestamp to its end (unwind + CCT + buffer + summaries). */
 extern int64_t  rp_sample_handler_ns;
 extern uint64_t rp_sample_handler_n;
+/* Worker threads (threadwrap.c): is `path` an MPI-stack library (its
+ * threads are not sampled); are we a fork child; warm libunwind on the
+ * calling thread (normal context). */
+int  sample_is_mpi_lib(const char *path);
+int  sample_forked(void);
+void sample_warm_thread(void);
+
 #endif
 
 /* The rank's CCT (NULL before sample_start). */
@@ -60,5 +67,12 @@ int64_t sample_current_period_ns(void);
  * text (the real range is found at sample_start; it is empty when the
  * sampler is linked into the main program, e.g. in tests). */
 void sample_set_self_range(uintptr_t lo, uintptr_t hi);
+
+/* Worker threads (threadwrap.c): is `path` an MPI-stack library (its
+ * threads are not sampled); are we a fork child; warm libunwind on the
+ * calling thread (normal context). */
+int  sample_is_mpi_lib(const char *path);
+int  sample_forked(void);
+void sample_warm_thread(void);
 
 #endif

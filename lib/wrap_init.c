@@ -18,10 +18,15 @@ RP_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provid
     int rc = PMPI_Init_thread(argc, argv, required, provided);
     if (rc == MPI_SUCCESS) {
         rp_start();
-        /* Only the thread that called MPI_Init_thread is profiled; calls
-         * from other threads pass straight through (doc/design.md). */
+        /* The thread that called MPI_Init_thread carries the process's
+         * tasks; other threads' samples are charged to them, their MPI
+         * calls pass straight through and are counted (doc/design.md). */
+        rp_counters[RP_CNT_THREAD_LEVEL] = (uint64_t)(*provided > 0 ? *provided : 0);
+        if (*provided == MPI_THREAD_SERIALIZED)
+            rp_rt.any_thread = 1;   /* any thread's call is an event */
         if (*provided == MPI_THREAD_MULTIPLE && rp_rt.active)
-            rp_warn(0, "MPI_THREAD_MULTIPLE: only the thread that initialised MPI is profiled");
+            rp_warn(0, "MPI_THREAD_MULTIPLE: MPI calls from threads other than the one that "
+                       "initialised MPI are not events (counted in mpi_calls_other_threads)");
     }
     return rc;
 }

@@ -73,6 +73,9 @@ bad RP_BUFFER 65537
 bad RP_EAGER_LIMIT 255
 bad RP_CCT_NODES 0
 bad RP_CHECKPOINT 31536001
+for val in "" -1 2 abc " 1" 1x; do
+    bad RP_THREADS "$val"
+done
 for val in "" -1 "$BIG" soon 10000001 0.5; do
     bad RP_PERIOD "$val"
 done

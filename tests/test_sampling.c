@@ -8,7 +8,9 @@
  * task weights add up to task time, that simulated MPI time is hung under
  * a pseudo-frame with the "wrapper" frames stripped, that the period adapts
  * and resets, that sleeps are not shortened, that a forked child does not
- * sample, and that sample_export produces a consistent tree. */
+ * sample, that worker threads' samples are charged to the main thread's
+ * task (or the rank only), and that sample_export produces a consistent
+ * tree. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdarg.h>
@@ -26,6 +28,8 @@
 #include "rpfile.h"
 #include "runtime.h"
 #include "sample.h"
+#include "threads.h"
+#include <pthread.h>
 
 /* ---- stub runtime ---------------------------------------------------------- */
 rp_runtime rp_rt;
@@ -54,6 +58,60 @@ void rp_warn(int all_ranks, const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
+}
+
+/* ---- worker threads (lib/threads.c) ------------------------------------------ */
+/* A worker's CPU work, in its own section so that its samples' leaves can be
+ * recognised (the interposer, threadwrap.c, is not linked here: the worker
+ * registers itself like the trampoline does). */
+extern char __start_rp_thrburn[], __stop_rp_thrburn[];
+__attribute__((noinline, section("rp_thrburn"))) static uint64_t thr_burn(uint64_t x, long n)
+{
+    for (long i = 0; i < n; i++)
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    return x;
+}
+
+typedef struct thr_arg {
+    volatile int go, done;
+    int64_t cpu_ms;          /* CPU time to burn */
+    int64_t cpu_ns;          /* measured: CPU time from go to done */
+    uint64_t sink;
+} thr_arg;
+
+static int64_t thread_cpu_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static void *thr_main(void *p)
+{
+    thr_arg *a = p;
+    threads_register_self();
+    while (!a->go)
+        ;
+    int64_t c0 = thread_cpu_ns(), c1;
+    do {
+        a->sink += thr_burn(a->sink, 200000);
+        c1 = thread_cpu_ns();
+    } while (c1 - c0 < a->cpu_ms * 1000000);
+    a->cpu_ns = c1 - c0;
+    __atomic_store_n(&a->done, 1, __ATOMIC_RELEASE);
+    threads_retire_self();
+    return NULL;
+}
+
+/* RP_MET_RANK weight on CCT nodes whose pc lies in thr_burn */
+static int64_t burn_weight(rp_cct *t)
+{
+    int64_t w = 0;
+    for (uint32_t i = 1; i < t->n; i++)
+        if (t->nodes[i].pc >= (uintptr_t)__start_rp_thrburn &&
+            t->nodes[i].pc < (uintptr_t)__stop_rp_thrburn)
+            w += cct_metrics(t, i)[RP_MET_RANK];
+    return w;
 }
 
 /* ---- checks ------------------------------------------------------------------- */
@@ -498,6 +556,80 @@ int main(void)
         CHECK(got_sleep <= 1);
     }
 
+    /* 7c. worker threads: a thread registered before sampling starts gets
+     * its CPU-clock timer from sample_start; its samples, taken while the
+     * main thread's task is open, are charged to that task when it ends
+     * (items + summaries), weighing the thread's CPU time.  A thread
+     * registered later arms its own timer; its samples taken while the
+     * main thread is inside MPI go to the whole-rank profile only.  The
+     * main thread's own accounting is untouched (section 4 above). */
+    {
+        mpi_enter(0);
+        sample_stop();
+        rp_rt.cfg.clock = RP_CLOCK_WALL;
+        rp_rt.cfg.period_us = 1000;
+        rp_rt.cfg.threads = 1;
+        itembuf_reset(&rp_rt.items);
+        pathset_reset(&rp_rt.ps);
+        thr_arg a = { .cpu_ms = 150 };
+        pthread_t th;
+        CHECK(pthread_create(&th, NULL, thr_main, &a) == 0);
+        usleep(20000);                       /* registered before the start */
+        uint64_t ts0 = rp_thr_cnt.threads_sampled;
+        CHECK(sample_start(&rp_rt.cfg) == 0);
+        CHECK(rp_thr_cnt.threads_sampled == ts0 + 1);
+        int64_t w0 = burn_weight(t);
+        uint64_t ch0 = rp_thr_cnt.charged, ro0 = rp_thr_cnt.rank_only;
+        mpi_leave();
+        a.go = 1;
+        while (!__atomic_load_n(&a.done, __ATOMIC_ACQUIRE))
+            (void)recurse(3, 1);
+        CHECK(pthread_join(th, NULL) == 0);
+        mpi_enter(1);                        /* task end: the drain */
+        int64_t w1 = burn_weight(t);
+        uint64_t charged = rp_thr_cnt.charged - ch0;
+        fprintf(stderr, "worker thread: %.1f ms CPU, %llu samples charged, %llu rank-only, "
+                "%.1f ms of weight in its function\n", a.cpu_ns / 1e6,
+                (unsigned long long)charged, (unsigned long long)(rp_thr_cnt.rank_only - ro0),
+                (w1 - w0) / 1e6);
+        CHECK(charged >= 2);   /* ~37 on a quiet machine; merged under load */
+        CHECK(rp_thr_pending == 0);
+        /* weights are thread CPU time: whole periods (merged expirations
+         * included); the tail after the last sample is not seen, and under
+         * load the kernel merges expirations into few, late signals */
+        CHECK(w1 - w0 <= a.cpu_ns + 2 * 1000 * 1000);
+        CHECK(w1 - w0 >= a.cpu_ns / 2);
+        /* every charged worker sample became an item of this task */
+        int64_t burn_items = 0;
+        for (uint32_t i = 0; i < rp_rt.items.n; i++) {
+            uintptr_t pc = t->nodes[rp_rt.items.items[i].node].pc;
+            if (pc >= (uintptr_t)__start_rp_thrburn && pc < (uintptr_t)__stop_rp_thrburn)
+                burn_items += rp_rt.items.items[i].value_ns;
+        }
+        CHECK(burn_items > 0 && burn_items <= w1 - w0);
+        for (uint32_t j = 0; j < rp_rt.ps.n; j++)
+            CHECK(rp_rt.ps.p[j].n_iv > 0);
+        /* the slot was retired: its timer is gone, the slot free */
+        for (int i = 0; i < RP_THR_SLOTS; i++)
+            CHECK(rp_thr_slots[i].tstate == 0);
+
+        /* second thread, registered while sampling runs, works while the
+         * main thread is inside "MPI" */
+        thr_arg b = { .cpu_ms = 100, .go = 1 };
+        uint64_t ro1 = rp_thr_cnt.rank_only, ch1 = rp_thr_cnt.charged;
+        CHECK(pthread_create(&th, NULL, thr_main, &b) == 0);
+        CHECK(pthread_join(th, NULL) == 0);
+        mpi_leave();
+        mpi_enter(2);
+        fprintf(stderr, "worker thread in MPI time: %llu rank-only, %llu charged\n",
+                (unsigned long long)(rp_thr_cnt.rank_only - ro1),
+                (unsigned long long)(rp_thr_cnt.charged - ch1));
+        CHECK(rp_thr_cnt.threads_sampled == ts0 + 2);
+        CHECK(rp_thr_cnt.rank_only - ro1 >= 1);
+        CHECK(rp_thr_cnt.charged == ch1);
+        mpi_leave();
+    }
+
     /* 8. finalize: stop, export */
     mpi_enter(0);
     rp_rt.active = 0;
@@ -556,6 +688,9 @@ int main(void)
                 (unsigned long long)d.counters[i].value);
     }
     CHECK(seen == 7);
+    CHECK(counter(&d, "thread_samples") == rp_thr_cnt.samples);
+    CHECK(counter(&d, "thread_samples_charged") > 0);
+    CHECK(counter(&d, "threads_sampled") == 2);
     fprintf(stderr, "export: %u nodes, %u modules\n", d.n_nodes, d.n_modules);
 
     if (failures) {

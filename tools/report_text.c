@@ -287,6 +287,11 @@ int report_text(FILE *f, const rp_profile *p, const rp_report_opts *o)
     int64_t sampled = report_total(p, RP_MET_RANK);
     fprintf(f, "\nSamples: %.3f s of task time over all ranks, %.3f s inside MPI\n",
             secs(sampled), secs(report_total(p, RP_MET_MPI)));
+    uint64_t thr = profile_counter(p, "thread_samples");
+    if (thr)   /* doc/sampling.md, "Threads" */
+        fprintf(f, "  including %llu samples of other threads (their CPU time, charged to the "
+                   "main thread's tasks:\n  with threads a path's samples can exceed its cost)\n",
+                (unsigned long long)thr);
     if (sampled == 0 && report_total(p, RP_MET_PATH0) == 0) {
         fputs("  no samples (sampling off, or the run was too short for one period)\n", f);
         return ferror(f) ? -1 : 0;

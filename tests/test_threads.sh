@@ -1,0 +1,58 @@
+#!/bin/bash
+# MPI_THREAD_MULTIPLE (tests/mpi_threads.c): two pthreads per rank run rings
+# and allreduces on their own communicators while the main thread runs its
+# own loop on MPI_COMM_WORLD.  At 1, 2 and 3 ranks over shm and tcp: no hang
+# (the watchdog of tests/mpirun.sh), output identical with and without the
+# profiler, a valid report, mpi_thread_level = 3 per rank and the other
+# threads' MPI calls counted (2 threads x 40 iterations x 2 calls per rank).
+# The program also starts a thread before MPI_Init that outlives
+# MPI_Finalize, short-lived threads (return and pthread_exit, also after
+# Finalize) and 300 threads at once: every rank must count the slot-table
+# overflow and still exit cleanly.
+if [ -z "${BASH_VERSION:-}" ]; then exec bash "$0" "$@"; fi
+. "$(dirname "$0")/mpirun.sh"
+
+P=$RP_TESTS_BIN/mpi_threads
+rp_require "$P" "$RP_LIB" "$RP_BINDIR/rp-report"
+MULTIPLE=3
+ITERS=40
+NT=2
+
+mt_case() { # NP NET
+    local np=$1 net=$2 ref out
+    local what="mpi_threads np=$np $net"
+    rp_run "$np" "$net" -- "$P" $ITERS $NT
+    rp_expect_rc0 "$what (without profiler)" || return
+    if grep -q "not provided" "$RP_OUTF"; then
+        echo "SKIP: $what: $(head -1 "$RP_OUTF")"
+        RP_SKIPPED=$((RP_SKIPPED + 1))
+        return
+    fi
+    ref=$RP_RUNDIR/stdout.ref
+    rp_stdout_filtered "$RP_OUTF" >"$ref"
+    rp_prof "$np" "$net" RP_PERIOD=1000 -- "$P" $ITERS $NT
+    rp_expect_report "$what" || return
+    if ! diff -u "$ref" <(rp_stdout_filtered "$RP_OUTF") >"$RP_RUNDIR/diff"; then
+        rp_fail "$what: output differs with the profiler (- without, + with)"
+        rp_show diff "$RP_RUNDIR/diff"
+        return
+    fi
+    rp_check_report "$what: report" --ranks "$np" --k 5 --clean-counters || return
+    if out=$("$PYTHON" "$RP_TESTS_SRC/check_threads.py" "$RP_JSON" --ranks "$np" \
+        --level $MULTIPLE --overflow --other-calls-min $((np * NT * ITERS * 2)) 2>&1); then
+        echo "$out" | sed 's/^/  /'
+        rp_pass "$what: no hang, identical output, other-thread calls counted"
+    else
+        rp_fail "$what: $out"
+    fi
+}
+
+RP_SKIPPED=0
+for cfg in shm:1 shm:2 shm:3 tcp:1 tcp:2 tcp:3; do
+    mt_case "${cfg#*:}" "${cfg%%:*}"
+done
+if [ "$RP_SKIPPED" = 6 ] && [ "$RP_FAILS" = 0 ]; then
+    echo "SKIP: this MPI does not provide MPI_THREAD_MULTIPLE"
+    exit 77
+fi
+rp_finish

@@ -81,6 +81,8 @@ void config_load(rp_config *cfg, int verbose)
     get_u32("RP_EAGER_LIMIT", 256, 1u << 20, RP_DEFAULT_EAGER, "", &cfg->eager_limit, verbose);
 
     get_u32("RP_THREADS", 0, 1, 1, ", 0 = sample the MPI thread only", &cfg->threads, verbose);
+    static const char *const multiple[] = { "local", "main" };
+    cfg->multiple = (uint32_t)get_word("RP_MULTIPLE", multiple, 2, 0, verbose);
 
     static const char *const sel[] = { "repr", "topk" };
     cfg->select = (uint32_t)get_word("RP_SELECT", sel, 2, 0, verbose);

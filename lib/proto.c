@@ -117,7 +117,7 @@ static uint32_t p2p_prefix(void)
 
 void proto_branch(rp_comm *c, int dest, int tag)
 {
-    if (dest == MPI_PROC_NULL)
+    if (dest == MPI_PROC_NULL || rp_rt.local_paths)
         return;
     send_slot *s = slot_get();
     uint32_t pre = p2p_prefix();
@@ -172,6 +172,8 @@ static void join_msg(const uint8_t *buf, int len, rp_comm *c, int src, uint32_t 
 
 void proto_join_from(rp_comm *c, int src, int tag, uint32_t bytes)
 {
+    if (rp_rt.local_paths)
+        return;
     MPI_Status st;
     int len = 0;
     PMPI_Recv(recv_scratch, (int)wire_cap, MPI_BYTE, src, tag, c->p2p, &st);
@@ -181,6 +183,8 @@ void proto_join_from(rp_comm *c, int src, int tag, uint32_t bytes)
 
 rp_prepost *proto_prepost(rp_comm *c, int src, int tag)
 {
+    if (rp_rt.local_paths)
+        return NULL;
     rp_prepost *p = pp_free;
     if (p) {
         pp_free = p->next;

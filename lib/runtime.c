@@ -42,6 +42,7 @@ const char *const rp_counter_names[RP_CNT__N] = {
     [RP_CNT_CLOCK_TSC] = "ranks_clock_tsc",
     [RP_CNT_THREAD_LEVEL] = "mpi_thread_level",
     [RP_CNT_OTHER_THREAD_CALLS] = "mpi_calls_other_threads",
+    [RP_CNT_LOCAL_PATHS] = "ranks_paths_local_only",
 };
 
 int rp_active_other(void)

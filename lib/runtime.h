@@ -30,6 +30,7 @@ typedef struct rp_config {
     uint32_t buffer;        /* RP_BUFFER, uncommitted items per phase */
     uint32_t eager_limit;   /* RP_EAGER_LIMIT, largest path-set message in bytes */
     uint32_t threads;       /* RP_THREADS, 1 = sample the application's other threads */
+    uint32_t multiple;      /* RP_MULTIPLE: 0 local, 1 main (MPI_THREAD_MULTIPLE) */
     char     output[4096];  /* RP_OUTPUT, measurement directory ("" = default) */
 } rp_config;
 
@@ -61,6 +62,14 @@ typedef struct rp_runtime {
      * never has two threads inside MPI at once, so a call from any thread
      * is the process's event (rp_active_other).  Set once at MPI_Init. */
     volatile sig_atomic_t any_thread;
+    /* 1 under MPI_THREAD_MULTIPLE with RP_MULTIPLE=local (the default): no
+     * path-set travels between ranks during the run.  Another thread may
+     * send or receive a message, or enter a collective, that the main
+     * thread of the peer pairs with; the peer would then wait for a
+     * path-set that never comes.  Paths stay within each rank until the
+     * exchange at MPI_Finalize (main threads only, as MPI requires).  Set
+     * once at MPI_Init_thread. */
+    int local_paths;
 } rp_runtime;
 
 extern rp_runtime rp_rt;
@@ -114,6 +123,7 @@ enum {
     RP_CNT_ALLOC_FAILURES, RP_CNT_CLOCK_TSC,
     RP_CNT_THREAD_LEVEL,        /* MPI_Init_thread's provided level (per rank) */
     RP_CNT_OTHER_THREAD_CALLS,  /* MPI calls from other threads, passed through */
+    RP_CNT_LOCAL_PATHS,         /* 1 per rank: no path exchange (RP_MULTIPLE=local) */
     RP_CNT__N
 };
 extern uint64_t rp_counters[RP_CNT__N];

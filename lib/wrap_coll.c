@@ -141,6 +141,8 @@ static int pre_buffers(void)
  * completion hook then counts and handles it as before). */
 static rp_comm *pre_comm(MPI_Comm comm)
 {
+    if (rp_rt.local_paths)
+        return NULL;
     rp_comm *c = comm_lookup(comm);
     if (!c || c->inter || c->size == 1 || pre_buffers() != 0)
         return NULL;
@@ -299,6 +301,12 @@ static rp_comm *coll_comm(MPI_Comm comm)
 
 void rp_hook_coll_all(MPI_Comm comm)
 {
+    if (rp_rt.local_paths) {       /* MPI_THREAD_MULTIPLE: no exchange */
+        rp_comm *lc = comm_lookup(comm);
+        if (lc && !lc->inter && lc->spans_world)
+            rp_phase_end();
+        return;
+    }
     rp_comm *c = coll_comm(comm);
     if (pre_complete(c, RP_COLL_ALL))
         allreduce_paths_from(c, 2);
@@ -313,6 +321,8 @@ void rp_hook_coll_all(MPI_Comm comm)
 
 void rp_hook_coll_out(int root, MPI_Comm comm)
 {
+    if (rp_rt.local_paths)
+        return;
     rp_comm *c = coll_comm(comm);
     if (pre_complete(c, RP_COLL_OUT))
         ;
@@ -326,6 +336,8 @@ void rp_hook_coll_out(int root, MPI_Comm comm)
 
 void rp_hook_coll_in(int root, MPI_Comm comm)
 {
+    if (rp_rt.local_paths)
+        return;
     rp_comm *c = coll_comm(comm);
     if (pre_complete(c, RP_COLL_IN)) {
         pathmode_coll(c, RP_COLL_IN, root, 0);
@@ -363,6 +375,8 @@ void rp_hook_coll_in(int root, MPI_Comm comm)
 
 void rp_hook_coll_scan(MPI_Comm comm)
 {
+    if (rp_rt.local_paths)
+        return;
     rp_comm *c = coll_comm(comm);
     if (!c)
         return;
@@ -393,6 +407,8 @@ static rp_nbc *nbc_orphans;
 
 void rp_hook_nbc(int kind, int root, MPI_Comm comm, MPI_Request req)
 {
+    if (rp_rt.local_paths)
+        return;
     rp_comm *c = coll_comm(comm);
     if (!c || c->size == 1 || req == MPI_REQUEST_NULL)
         return;

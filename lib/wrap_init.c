@@ -24,9 +24,19 @@ RP_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provid
         rp_counters[RP_CNT_THREAD_LEVEL] = (uint64_t)(*provided > 0 ? *provided : 0);
         if (*provided == MPI_THREAD_SERIALIZED)
             rp_rt.any_thread = 1;   /* any thread's call is an event */
-        if (*provided == MPI_THREAD_MULTIPLE && rp_rt.active)
-            rp_warn(0, "MPI_THREAD_MULTIPLE: MPI calls from threads other than the one that "
-                       "initialised MPI are not events (counted in mpi_calls_other_threads)");
+        if (*provided == MPI_THREAD_MULTIPLE && rp_rt.active) {
+            if (rp_rt.cfg.multiple == 0) {
+                rp_rt.local_paths = 1;
+                rp_counters[RP_CNT_LOCAL_PATHS] = 1;
+                rp_warn(0, "MPI_THREAD_MULTIPLE: paths are followed within each rank only, "
+                           "joined across ranks at MPI_Finalize (RP_MULTIPLE=main if only the "
+                           "thread that initialised MPI communicates)");
+            } else {
+                rp_warn(0, "MPI_THREAD_MULTIPLE with RP_MULTIPLE=main: MPI calls from other "
+                           "threads are not events and must not pair with another rank's "
+                           "main thread (counted in mpi_calls_other_threads)");
+            }
+        }
     }
     return rc;
 }

@@ -29,6 +29,8 @@ def main():
     ap.add_argument("--other-calls-min", type=int)
     ap.add_argument("--no-threads", action="store_true")
     ap.add_argument("--overflow", action="store_true")
+    ap.add_argument("--local-only", type=int,
+                    help="expected ranks_paths_local_only (ranks without path exchange)")
     a = ap.parse_args()
     with open(a.report) as f:
         d = json.load(f)
@@ -67,6 +69,9 @@ def main():
             fail("thread_samples != charged + rank_only: %r" % c)
     if a.main_fn and secs(crit.get("top", []), a.main_fn) <= 0:
         fail("%s (MPI thread) is not on the 100 %% path: %r" % (a.main_fn, crit.get("top")))
+    if a.local_only is not None and c.get("ranks_paths_local_only", 0) != a.local_only:
+        fail("ranks_paths_local_only = %r, expected %d"
+             % (c.get("ranks_paths_local_only", 0), a.local_only))
     if a.other_calls_min is not None and cnt("mpi_calls_other_threads") < a.other_calls_min:
         fail("mpi_calls_other_threads = %r, expected >= %d"
              % (c.get("mpi_calls_other_threads"), a.other_calls_min))

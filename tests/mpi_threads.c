@@ -13,7 +13,14 @@
  * communicate, and 300 threads alive at once (more than the profiler's
  * 256 slots).  None of them changes the output.
  *
- * usage: mpi_threads [iterations [threads [hostile]]] */
+ * Cross pairings (fourth argument 1): a worker thread's send received by
+ * the peer's main thread, and a barrier on MPI_COMM_WORLD entered by the
+ * main thread on even ranks and by a worker on odd ranks.  Correct MPI
+ * under MPI_THREAD_MULTIPLE; under rpprof's full path exchange
+ * (RP_MULTIPLE=main) the main thread's side would wait for a path-set
+ * the worker never sends, so this checks the default (RP_MULTIPLE=local).
+ *
+ * usage: mpi_threads [iterations [threads [hostile [cross]]]] */
 #include <mpi.h>
 #include <pthread.h>
 #include <semaphore.h>
@@ -57,6 +64,47 @@ static void *worker(void *p)
     j->result = ring_and_reduce(j->comm, j->me, j->np, 100 + j->t, j->iters,
                                 (uint64_t)(j->t + 1) * 0x9e3779b97f4a7c15ULL);
     return NULL;
+}
+
+/* ---- cross pairings ------------------------------------------------------- */
+typedef struct cross_job {
+    int      me, np, what;   /* what: 0 = send to the next rank, 1 = barrier */
+    uint64_t value;
+} cross_job;
+
+static void *cross_worker(void *p)
+{
+    cross_job *c = p;
+    if (c->what == 0) {
+        uint64_t v = spin((uint64_t)c->me + 77, 1000);
+        MPI_Send(&v, 1, MPI_UINT64_T, (c->me + 1) % c->np, 55, MPI_COMM_WORLD);
+    } else {
+        MPI_Barrier(MPI_COMM_WORLD);
+    }
+    return NULL;
+}
+
+static void cross(int me, int np)
+{
+    pthread_t th;
+    cross_job c = { me, np, 0, 0 };
+    uint64_t got = 0;
+    if (pthread_create(&th, NULL, cross_worker, &c) != 0)
+        abort();
+    MPI_Recv(&got, 1, MPI_UINT64_T, (me + np - 1) % np, 55, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    pthread_join(th, NULL);
+    if (me % 2) {
+        cross_job b = { me, np, 1, 0 };
+        if (pthread_create(&th, NULL, cross_worker, &b) != 0)
+            abort();
+        pthread_join(th, NULL);
+    } else {
+        MPI_Barrier(MPI_COMM_WORLD);
+    }
+    uint64_t sum = 0;
+    MPI_Reduce(&got, &sum, 1, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (me == 0)
+        printf("cross: %016llx\n", (unsigned long long)sum);
 }
 
 /* ---- hostile life cycles -------------------------------------------------- */
@@ -141,6 +189,7 @@ int main(int argc, char **argv)
     int iters = argc > 1 ? atoi(argv[1]) : 40;
     int nt = argc > 2 ? atoi(argv[2]) : 2;
     int hostile = argc > 3 ? atoi(argv[3]) : 1;
+    int do_cross = argc > 4 ? atoi(argv[4]) : 0;
     int provided, me, np;
     pthread_t bg;
     if (hostile && pthread_create(&bg, NULL, background, NULL) != 0)
@@ -180,6 +229,8 @@ int main(int argc, char **argv)
         pthread_join(th[t], NULL);
     for (int t = 0; t < nt; t++)
         MPI_Comm_free(&jobs[t].comm);
+    if (do_cross)
+        cross(me, np);
     if (me == 0) {
         printf("threads np=%d threads=%d iterations=%d\n", np, nt, iters);
         printf("main: %016llx\n", (unsigned long long)mainres);

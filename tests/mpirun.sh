@@ -43,7 +43,7 @@ RP_TESTS_BIN=$RP_TOP_BUILDDIR/tests
 export RP_TOP_SRCDIR RP_TOP_BUILDDIR RP_LIB RP_BINDIR MPIRUN PYTHON
 
 # The profiler's settings must come from the test alone.
-unset RP_K RP_SELECT RP_SUMMARY RP_MODE RP_PERIOD RP_OUTPUT LD_PRELOAD
+unset RP_K RP_SELECT RP_SUMMARY RP_MODE RP_PERIOD RP_OUTPUT RP_CLOCK RP_TSC RP_THREADS RP_MULTIPLE LD_PRELOAD
 export LC_ALL=C
 
 # Open MPI refuses root without these; CI containers run as root.

@@ -12,6 +12,7 @@
 static rp_comm **table;
 static uint32_t  table_cap, table_used;
 static rp_comm  *world;
+static uint32_t  created;   /* uids this rank handed out (comms and windows) */
 
 static uint64_t comm_key(MPI_Comm c)
 {
@@ -86,11 +87,19 @@ int comm_register(MPI_Comm comm)
     PMPI_Comm_set_errhandler(e->coll, MPI_ERRORS_RETURN);
     /* Trace mode names each communicator the same way on all members so the
      * checker can match collective instances. */
-    static uint32_t created;   /* communicators this rank registered */
     e->uid = (rp_rt.rank << 12) | (created++ & 0xfffu);
     if (rp_rt.cfg.mode == RP_MODE_TRACE && !e->inter)
         PMPI_Bcast(&e->uid, 1, MPI_UINT32_T, 0, e->coll);
     e->spans_world = !e->inter && (uint32_t)e->size == rp_rt.nranks;
+    /* Intercommunicator collectives involve both groups, and so does the
+     * merge (made here, where both groups are creating the communicator
+     * anyway): their joins run on the merged intracommunicator.  Trace
+     * mode has no intercommunicator edges: not joined there. */
+    if (e->inter && rp_rt.cfg.mode != RP_MODE_TRACE) {
+        MPI_Comm m;
+        if (PMPI_Intercomm_merge(e->coll, 0, &m) == MPI_SUCCESS)
+            e->merged = comm_shadow_take(m);
+    }
     e->live = 1;
     if ((table_used + 1) * 2 > table_cap && table_grow() != 0)
         return -1;
@@ -111,6 +120,7 @@ void comm_unregister(MPI_Comm comm)
         return;
     PMPI_Comm_free(&e->p2p);
     PMPI_Comm_free(&e->coll);
+    comm_shadow_release(e->merged);
     e->live = 0;   /* stays allocated: in-flight requests may point at it */
 }
 
@@ -128,10 +138,59 @@ void comm_shutdown(void)
         if (e && e->live) {
             PMPI_Comm_free(&e->p2p);
             PMPI_Comm_free(&e->coll);
+            comm_shadow_release(e->merged);
             e->live = 0;
         }
     }
     world = NULL;
+}
+
+rp_comm *comm_shadow_new(MPI_Comm comm)
+{
+    MPI_Comm dup;
+    if (PMPI_Comm_dup(comm, &dup) != MPI_SUCCESS)
+        return NULL;          /* a failed dup fails on every member */
+    return comm_shadow_take(dup);
+}
+
+rp_comm *comm_shadow_take(MPI_Comm dup)
+{
+    PMPI_Comm_set_errhandler(dup, MPI_ERRORS_RETURN);
+    rp_comm *e = calloc(1, sizeof *e);
+    int ok = e != NULL, all = 0;
+    if (PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, dup) != MPI_SUCCESS || !all) {
+        free(e);
+        PMPI_Comm_free(&dup);
+        return NULL;
+    }
+    e->user = dup;
+    e->coll = dup;
+    e->p2p = MPI_COMM_NULL;
+    PMPI_Comm_size(dup, &e->size);
+    PMPI_Comm_rank(dup, &e->rank);
+    e->uid = (rp_rt.rank << 12) | (created++ & 0xfffu);
+    if (rp_rt.cfg.mode == RP_MODE_TRACE)
+        PMPI_Bcast(&e->uid, 1, MPI_UINT32_T, 0, dup);
+    e->spans_world = (uint32_t)e->size == rp_rt.nranks;
+    e->live = 1;
+    return e;
+}
+
+void comm_shadow_release(rp_comm *c)
+{
+    if (c && c->live) {
+        PMPI_Comm_free(&c->coll);
+        c->live = 0;
+    }
+}
+
+void comm_shadow_free(rp_comm *c)
+{
+    if (!c)
+        return;
+    PMPI_Comm_free(&c->coll);
+    free(c->world);
+    free(c);
 }
 
 void rp_hook_comm_new(MPI_Comm comm)

@@ -135,6 +135,34 @@ def body(kind, name, fparams):
                 "        rp_hook_nbc(%s, %s, %s, PMPI_Request_f2c(*request));"
                 % (NBC_SHAPE[kind], root, comm),
                 "    rp_leave();"]
+    if kind == "neighbor":
+        need(args, name, "comm")
+        return ["    rp_enter(%s);" % fid, call,
+                "    if (rp_err == MPI_SUCCESS) rp_hook_neighbor(%s);" % comm,
+                "    rp_leave();"]
+    if kind == "nbc_neighbor":
+        need(args, name, "comm", "request")
+        return ["    rp_enter(%s);" % fid, call,
+                "    if (rp_err == MPI_SUCCESS)",
+                "        rp_hook_nbc(RP_NBC_NEIGHBOR, -1, %s, PMPI_Request_f2c(*request));" % comm,
+                "    rp_leave();"]
+    if kind == "win_new":
+        need(args, name, "comm", "win")
+        return ["    rp_enter(%s);" % fid, call,
+                "    if (rp_err == MPI_SUCCESS) rp_hook_win_new(%s, PMPI_Win_f2c(*win));" % comm,
+                "    rp_leave();"]
+    if kind == "win_free":
+        need(args, name, "win")
+        return ["    rp_enter(%s);" % fid,
+                "    rp_hook_win_free(PMPI_Win_f2c(*win));",
+                call, "    rp_leave();"]
+    if kind == "win_fence":
+        need(args, name, "win")
+        return ["    rp_enter(%s);" % fid, call,
+                "    if (rp_err == MPI_SUCCESS) rp_hook_win_fence(PMPI_Win_f2c(*win));",
+                "    rp_leave();"]
+    if kind == "local":
+        return ["    rp_enter_local(%s);" % fid, call, "    rp_leave_local();"]
     if kind == "comm_new":
         need(args, name, "newcomm")
         return ["    rp_enter(%s);" % fid, call,

@@ -44,9 +44,11 @@ done
 SPAWN=$RP_TMP/mpi_inter_spawn
 printf '#!/bin/sh\nexec "%s" spawn\n' "$B/mpi_inter" >"$SPAWN"
 chmod +x "$SPAWN"
-rp_run 1 shm -- "$SPAWN"
+# Over tcp only: Open MPI 4.1.4's shared-memory BTL (vader) does not reach
+# a spawned job ("unable to reach each other", even without the profiler).
+rp_run 1 tcp -- "$SPAWN"
 if [ "$RP_RC" = 0 ]; then
-    rp_semantic "$SPAWN" shm:1 shm:2 tcp:3
+    rp_semantic "$SPAWN" tcp:1 tcp:2 tcp:3
 else
     echo "SKIP: MPI_Comm_spawn fails here without the profiler ($RP_MPI_FLAVOR, exit $RP_RC): $(grep -m1 -o 'Error in spawn call' "$RP_ERRF" || tail -1 "$RP_ERRF")"
 fi

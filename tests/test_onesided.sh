@@ -70,4 +70,25 @@ rp_timed path_case "Win_fence joins all" 15 4 tcp -- "$B/mpi_rma" path "$T_MS"
 rp_timed path_case "Neighbor_allgather joins in-neighbours" 11 4 shm -- "$B/mpi_neighbor" path "$T_MS" 1
 rp_timed path_case "Ineighbor_allgather joins in-neighbours" 11 4 tcp -- "$B/mpi_neighbor" path "$T_MS" 0
 rp_timed path_case "intercomm Barrier joins both groups" 15 4 shm -- "$B/mpi_inter" path "$T_MS"
+
+# Trace mode: window fences are collective edges of the trace (their shadow
+# has a uid like any communicator); neighbourhood and intercommunicator
+# collectives are not joined there.  Either way the offline longest/shortest
+# paths must equal the online 100 % / 0 % paths.
+trace_check() { # WHAT NP NET -- PROG ARGS
+    local what=$1 np=$2 net=$3
+    shift 4
+    rp_prof "$np" "$net" RP_MODE=trace -- "$@"
+    rp_expect_report "$what trace np=$np $net" || return
+    if "$RP_BINDIR/rp-report" --check "$RP_DIR" >"$RP_RUNDIR/check" 2>&1; then
+        rp_pass "$what trace np=$np $net: rp-report --check ($(tail -1 "$RP_RUNDIR/check"))"
+    else
+        rp_fail "$what trace: rp-report --check failed"
+        rp_show check "$RP_RUNDIR/check"
+    fi
+}
+trace_check "Win_fence" 4 shm -- "$B/mpi_rma" path "$T_MS"
+trace_check "rma semantic" 3 tcp -- "$B/mpi_rma"
+trace_check "intercomm" 4 shm -- "$B/mpi_inter"
+trace_check "neighbor" 3 tcp -- "$B/mpi_neighbor"
 rp_finish

@@ -65,10 +65,51 @@ rp_comm *comm_lookup(MPI_Comm comm)
 
 rp_comm *comm_world(void) { return world; }
 
+/* 1 if every process of comm (both groups of an intercommunicator) is in
+ * our MPI_COMM_WORLD.  A communicator reaching into another job (a spawned
+ * one, a port peer, or anything made from their communicators) may have
+ * members without the profiler, and a shadow duplicate that only one side
+ * makes waits forever.  Every member decides the same way: each sees at
+ * least one process outside its own world. */
+static int within_world(MPI_Comm comm)
+{
+    int inter = 0, ok = 1;
+    MPI_Group wg, g[2];
+    PMPI_Comm_test_inter(comm, &inter);
+    PMPI_Comm_group(MPI_COMM_WORLD, &wg);
+    PMPI_Comm_group(comm, &g[0]);
+    if (inter)
+        PMPI_Comm_remote_group(comm, &g[1]);
+    for (int i = 0; i <= inter && ok; i++) {
+        int n = 0;
+        PMPI_Group_size(g[i], &n);
+        int *in = malloc((size_t)n * sizeof *in), *out = malloc((size_t)n * sizeof *out);
+        if (!in || !out) {
+            ok = 0;              /* cannot tell: do not risk a hang */
+        } else {
+            for (int r = 0; r < n; r++)
+                in[r] = r;
+            PMPI_Group_translate_ranks(g[i], n, in, wg, out);
+            for (int r = 0; r < n && ok; r++)
+                ok = out[r] != MPI_UNDEFINED;
+        }
+        free(in);
+        free(out);
+    }
+    for (int i = 0; i <= inter; i++)
+        PMPI_Group_free(&g[i]);
+    PMPI_Group_free(&wg);
+    return ok;
+}
+
 int comm_register(MPI_Comm comm)
 {
     if (same_comm(comm, MPI_COMM_NULL))
         return 0;
+    if (!same_comm(comm, MPI_COMM_WORLD) && !within_world(comm)) {
+        rp_counters[RP_CNT_UNSUPPORTED]++;
+        return 1;
+    }
     rp_comm *e = calloc(1, sizeof *e);
     if (!e)
         return -1;
@@ -195,8 +236,13 @@ void comm_shadow_free(rp_comm *c)
 
 void rp_hook_comm_new(MPI_Comm comm)
 {
-    if (comm_register(comm) != 0)
+    int rc = comm_register(comm);
+    static int warned_foreign;
+    if (rc < 0)
         rp_warn(1, "could not shadow a new communicator; paths through it are not followed");
+    else if (rc > 0 && !warned_foreign++)
+        rp_warn(0, "a communicator reaches beyond MPI_COMM_WORLD (spawn/connect); "
+                   "paths through it are not followed");
 }
 
 void rp_hook_comm_free(MPI_Comm comm) { comm_unregister(comm); }

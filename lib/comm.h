@@ -27,7 +27,8 @@ typedef struct rp_comm {
     int      world_n;
 } rp_comm;
 
-/* Create the shadows of comm (collective over comm).  0 or -1. */
+/* Create the shadows of comm (collective over comm).  0, -1 (failed), or
+ * 1: not shadowed because it has members outside MPI_COMM_WORLD. */
 int      comm_register(MPI_Comm comm);
 /* The entry of a user communicator, or NULL if we never saw it created. */
 rp_comm *comm_lookup(MPI_Comm comm);

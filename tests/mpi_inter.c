@@ -11,8 +11,9 @@
  *                        the merged shadow make the 100 % path 15T
  *   mpi_inter spawn      every rank of the parent job calls MPI_Comm_spawn
  *                        (2 children) and MPI_Comm_spawn_multiple (1 + 1);
- *                        messages and a barrier over each intercommunicator;
- *                        only the parents print
+ *                        messages and a barrier over each intercommunicator,
+ *                        a merge and a dup of it (communicators reaching
+ *                        into the other job); only the parents print
  *   mpi_inter child      (run by spawn) MPI_Comm_get_parent and the replies
  */
 #include <unistd.h>
@@ -98,6 +99,21 @@ static void path_run(double t)
     MPI_Comm_free(&half);
 }
 
+/* Communicators made from a spawn intercommunicator reach into the other
+ * job: a merge and a dup, used once each (the same calls on both sides). */
+static int derived(MPI_Comm inter, int high)
+{
+    MPI_Comm m, d;
+    int one = 1, n = 0;
+    MPI_Intercomm_merge(inter, high, &m);
+    MPI_Allreduce(&one, &n, 1, MPI_INT, MPI_SUM, m);
+    MPI_Comm_dup(inter, &d);
+    MPI_Barrier(d);
+    MPI_Comm_free(&d);
+    MPI_Comm_free(&m);
+    return n;
+}
+
 /* Talk over a parent-side intercommunicator to nchild children. */
 static void talk(MPI_Comm inter, int nchild, const char *what)
 {
@@ -111,8 +127,10 @@ static void talk(MPI_Comm inter, int nchild, const char *what)
         }
     }
     MPI_Barrier(inter);
+    int all = derived(inter, 0);
     MPI_Bcast(&sum, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    rpt_out("rank %d %s: %d children, replies sum %d\n", me, what, nchild, sum);
+    rpt_out("rank %d %s: %d children, replies sum %d, merged size %d\n", me, what, nchild,
+            sum, all);
     MPI_Comm_disconnect(&inter);
 }
 
@@ -146,6 +164,7 @@ static void child(void)
     v += 1;
     MPI_Send(&v, 1, MPI_INT, 0, 4, parent);
     MPI_Barrier(parent);
+    derived(parent, 1);
     MPI_Comm_disconnect(&parent);
 }
 

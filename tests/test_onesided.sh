@@ -50,6 +50,20 @@ chmod +x "$SPAWN"
 rp_run 1 tcp -- "$SPAWN"
 if [ "$RP_RC" = 0 ]; then
     rp_semantic "$SPAWN" tcp:1 tcp:2 tcp:3
+    # Under rp-run only the processes mpirun starts are profiled: the
+    # children run without the profiler, and nothing may wait for them
+    # (the communicators reaching into their job are not shadowed).
+    rp_run 2 tcp -- "$SPAWN"
+    rp_stdout_filtered "$RP_OUTF" >"$RP_TMP/spawn.ref"
+    rp_prun 2 tcp -- "$SPAWN"
+    if rp_expect_report "spawn under rp-run (unprofiled children) np=2 tcp"; then
+        if diff -u "$RP_TMP/spawn.ref" <(rp_stdout_filtered "$RP_OUTF") >"$RP_RUNDIR/diff"; then
+            rp_pass "spawn under rp-run (unprofiled children) np=2 tcp: identical output, report"
+        else
+            rp_fail "spawn under rp-run: output differs with the profiler"
+            rp_show diff "$RP_RUNDIR/diff"
+        fi
+    fi
 else
     echo "SKIP: MPI_Comm_spawn fails here without the profiler ($RP_MPI_FLAVOR, exit $RP_RC): $(grep -m1 -o 'Error in spawn call' "$RP_ERRF" || tail -1 "$RP_ERRF")"
 fi

@@ -79,6 +79,24 @@ static void passive(void)
     int flag = 0;
     while (!flag)
         MPI_Test(&rq[3], &flag, MPI_STATUS_IGNORE);
+    /* The other completion calls on RMA requests (unknown to the
+     * profiler's request table: passed through). */
+    int four[4], idx = -1, cnt = 0, idxs[4];
+    MPI_Request r4[4];
+    for (int i = 0; i < 4; i++)
+        MPI_Rget(&four[i], 1, MPI_INT, right, 3, 1, MPI_INT, win, &r4[i]);
+    MPI_Waitany(4, r4, &idx, MPI_STATUS_IGNORE);
+    MPI_Waitsome(4, r4, &cnt, idxs, MPI_STATUSES_IGNORE);
+    do
+        MPI_Testsome(4, r4, &cnt, idxs, MPI_STATUSES_IGNORE);
+    while (cnt != MPI_UNDEFINED);
+    flag = 0;
+    MPI_Testall(4, r4, &flag, MPI_STATUSES_IGNORE);
+    RPT_CHECK(flag);
+    MPI_Testany(4, r4, &idx, &flag, MPI_STATUS_IGNORE);
+    RPT_CHECK(flag && idx == MPI_UNDEFINED);
+    for (int i = 0; i < 4; i++)
+        RPT_CHECK(four[i] == 1000 + me);
     MPI_Win_sync(win);
     MPI_Win_unlock_all(win);
     MPI_Barrier(MPI_COMM_WORLD);

@@ -66,13 +66,14 @@ static void passive(void)
      * kind of Wait/Test (they are not the profiler's: passed through). */
     int right = (me + 1) % np, v = 1000 + me, back = -1, extra = -1;
     MPI_Request rq[4];
+    MPI_Status sts[4];   /* (MPICH's MPI_STATUSES_IGNORE makes gcc warn) */
     MPI_Win_lock_all(0, win);
     MPI_Rput(&v, 1, MPI_INT, right, 3, 1, MPI_INT, win, &rq[0]);
     MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
     MPI_Win_flush_all(win);
     MPI_Rget(&back, 1, MPI_INT, right, 3, 1, MPI_INT, win, &rq[1]);
     MPI_Raccumulate(&one, 1, MPI_INT, right, 1, 1, MPI_INT, MPI_SUM, win, &rq[2]);
-    MPI_Waitall(2, &rq[1], MPI_STATUSES_IGNORE);
+    MPI_Waitall(2, &rq[1], sts);
     MPI_Win_flush_local_all(win);
     MPI_Rget_accumulate(&one, 0, MPI_INT, &extra, 1, MPI_INT, right, 3, 1, MPI_INT,
                         MPI_NO_OP, win, &rq[3]);
@@ -86,12 +87,12 @@ static void passive(void)
     for (int i = 0; i < 4; i++)
         MPI_Rget(&four[i], 1, MPI_INT, right, 3, 1, MPI_INT, win, &r4[i]);
     MPI_Waitany(4, r4, &idx, MPI_STATUS_IGNORE);
-    MPI_Waitsome(4, r4, &cnt, idxs, MPI_STATUSES_IGNORE);
+    MPI_Waitsome(4, r4, &cnt, idxs, sts);
     do
-        MPI_Testsome(4, r4, &cnt, idxs, MPI_STATUSES_IGNORE);
+        MPI_Testsome(4, r4, &cnt, idxs, sts);
     while (cnt != MPI_UNDEFINED);
     flag = 0;
-    MPI_Testall(4, r4, &flag, MPI_STATUSES_IGNORE);
+    MPI_Testall(4, r4, &flag, sts);
     RPT_CHECK(flag);
     MPI_Testany(4, r4, &idx, &flag, MPI_STATUS_IGNORE);
     RPT_CHECK(flag && idx == MPI_UNDEFINED);

@@ -15,6 +15,10 @@
  *                        a merge and a dup of it (communicators reaching
  *                        into the other job); only the parents print
  *   mpi_inter child      (run by spawn) MPI_Comm_get_parent and the replies
+ *   mpi_inter ports      even ranks MPI_Comm_accept, odd ranks
+ *                        MPI_Comm_connect on a port of world rank 0: an
+ *                        intercommunicator within our world, shadowed like
+ *                        Intercomm_create's; P >= 2
  */
 #include <unistd.h>
 #include "rptest.h"
@@ -83,6 +87,34 @@ static void across(void)
     MPI_Comm_free(&inter);
     MPI_Comm_free(&half);
     free(all);
+}
+
+static void ports(void)
+{
+    MPI_Comm half, inter;
+    char port[MPI_MAX_PORT_NAME];
+    int color = me % 2, v = 10 * me, got = -1, lme, rnp, s = me + 1, red = -1;
+    memset(port, 0, sizeof port);
+    MPI_Comm_split(MPI_COMM_WORLD, color, me, &half);
+    if (me == 0)
+        MPI_Open_port(MPI_INFO_NULL, port);
+    MPI_Bcast(port, MPI_MAX_PORT_NAME, MPI_CHAR, 0, MPI_COMM_WORLD);
+    if (color == 0)
+        MPI_Comm_accept(port, MPI_INFO_NULL, 0, half, &inter);
+    else
+        MPI_Comm_connect(port, MPI_INFO_NULL, 0, half, &inter);
+    MPI_Comm_rank(inter, &lme);
+    MPI_Comm_remote_size(inter, &rnp);
+    if (lme < rnp)
+        MPI_Sendrecv(&v, 1, MPI_INT, lme, 5, &got, 1, MPI_INT, lme, 5, inter, MPI_STATUS_IGNORE);
+    MPI_Allreduce(&s, &red, 1, MPI_INT, MPI_SUM, inter);
+    rpt_out("rank %d ports: remote %d sent %d allreduce %d\n", me, rnp, got, red);
+    MPI_Comm_disconnect(&inter);
+    RPT_CHECK(inter == MPI_COMM_NULL);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (me == 0)
+        MPI_Close_port(port);
+    MPI_Comm_free(&half);
 }
 
 static void path_run(double t)
@@ -183,6 +215,8 @@ int main(int argc, char **argv)
     } else {
         if (argc > 1 && strcmp(argv[1], "spawn") == 0)
             spawn();
+        else if (argc > 1 && strcmp(argv[1], "ports") == 0 && np >= 2)
+            ports();
         else if (np >= 2)
             across();
         else

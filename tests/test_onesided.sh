@@ -13,6 +13,7 @@
 #         15T, no join 7T), blocking and non-blocking;
 #       an intercommunicator barrier joins both groups (merged shadow):
 #         as for the fence, 15T.
+# MPI_Comm_accept/connect: likewise where ports work (not MPICH 4.0.2/ucx).
 # MPI_Comm_spawn: run where the MPI can spawn (Open MPI here; MPICH 4.0.2's
 # hydra refuses it on this machine even without the profiler: SKIP with
 # the reason, see doc/design.md "Spawn").
@@ -92,6 +93,24 @@ if [ "$RP_RC" = 0 ]; then
     fi
 else
     echo "SKIP: MPI_Comm_spawn fails here without the profiler ($RP_MPI_FLAVOR, exit $RP_RC): $(grep -m1 -o 'Error in spawn call' "$RP_ERRF" || tail -1 "$RP_ERRF")"
+fi
+
+# Ports (MPI_Comm_accept/connect within our world: shadowed, so path-sets
+# cross and collectives join; the counters say so): where the MPI can open
+# ports (MPICH 4.0.2's ucx netmod cannot, even without the profiler).
+PORTS=$RP_TMP/mpi_inter_ports
+printf '#!/bin/sh\nexec "%s" ports\n' "$B/mpi_inter" >"$PORTS"
+chmod +x "$PORTS"
+rp_run 2 shm -- "$PORTS"
+if [ "$RP_RC" = 0 ]; then
+    rp_semantic "$PORTS" shm:2 tcp:3 shm:4
+    counters_ok "ports np=4 (path-sets across accept/connect)" 2
+    if [ -x "$B/mpi_ports_f" ]; then
+        rp_semantic "$B/mpi_ports_f" shm:1 tcp:2 shm:3
+        counters_ok "Fortran ports np=3" 1
+    fi
+else
+    echo "SKIP: MPI_Open_port fails here without the profiler ($RP_MPI_FLAVOR, exit $RP_RC): $(grep -m1 -o 'not supported with [a-z]* netmod' "$RP_ERRF" || tail -1 "$RP_ERRF")"
 fi
 
 # path_case WHAT P100_T NP NET -- PROG ARGS: the 100 % path is P100_T * T

@@ -74,7 +74,8 @@ static void across(void)
     int ired = -1;
     MPI_Ibarrier(inter, &q[0]);
     MPI_Iallreduce(&s, &ired, 1, MPI_INT, MPI_MAX, inter, &q[1]);
-    MPI_Waitall(2, q, MPI_STATUSES_IGNORE);
+    MPI_Status qs[2];   /* (MPICH's MPI_STATUSES_IGNORE makes gcc warn) */
+    MPI_Waitall(2, q, qs);
     rpt_out("rank %d inter coll: allreduce %d allgather %08x bcast %d reduce %d iallreduce %d\n",
             me, red, (unsigned)h, b, color == 0 && lme == 0 ? rsum : -1, ired);
 

@@ -12,6 +12,7 @@
 static rp_comm **table;
 static uint32_t  table_cap, table_used;
 static rp_comm  *world;
+static uint32_t  created;   /* uids this rank handed out (comms and windows) */
 
 static uint64_t comm_key(MPI_Comm c)
 {
@@ -64,10 +65,51 @@ rp_comm *comm_lookup(MPI_Comm comm)
 
 rp_comm *comm_world(void) { return world; }
 
+/* 1 if every process of comm (both groups of an intercommunicator) is in
+ * our MPI_COMM_WORLD.  A communicator reaching into another job (a spawned
+ * one, a port peer, or anything made from their communicators) may have
+ * members without the profiler, and a shadow duplicate that only one side
+ * makes waits forever.  Every member decides the same way: each sees at
+ * least one process outside its own world. */
+static int within_world(MPI_Comm comm)
+{
+    int inter = 0, ok = 1;
+    MPI_Group wg, g[2];
+    PMPI_Comm_test_inter(comm, &inter);
+    PMPI_Comm_group(MPI_COMM_WORLD, &wg);
+    PMPI_Comm_group(comm, &g[0]);
+    if (inter)
+        PMPI_Comm_remote_group(comm, &g[1]);
+    for (int i = 0; i <= inter && ok; i++) {
+        int n = 0;
+        PMPI_Group_size(g[i], &n);
+        int *in = malloc((size_t)n * sizeof *in), *out = malloc((size_t)n * sizeof *out);
+        if (!in || !out) {
+            ok = 0;              /* cannot tell: do not risk a hang */
+        } else {
+            for (int r = 0; r < n; r++)
+                in[r] = r;
+            PMPI_Group_translate_ranks(g[i], n, in, wg, out);
+            for (int r = 0; r < n && ok; r++)
+                ok = out[r] != MPI_UNDEFINED;
+        }
+        free(in);
+        free(out);
+    }
+    for (int i = 0; i <= inter; i++)
+        PMPI_Group_free(&g[i]);
+    PMPI_Group_free(&wg);
+    return ok;
+}
+
 int comm_register(MPI_Comm comm)
 {
     if (same_comm(comm, MPI_COMM_NULL))
         return 0;
+    if (!same_comm(comm, MPI_COMM_WORLD) && !within_world(comm)) {
+        rp_counters[RP_CNT_UNSUPPORTED]++;
+        return 1;
+    }
     rp_comm *e = calloc(1, sizeof *e);
     if (!e)
         return -1;
@@ -86,11 +128,19 @@ int comm_register(MPI_Comm comm)
     PMPI_Comm_set_errhandler(e->coll, MPI_ERRORS_RETURN);
     /* Trace mode names each communicator the same way on all members so the
      * checker can match collective instances. */
-    static uint32_t created;   /* communicators this rank registered */
     e->uid = (rp_rt.rank << 12) | (created++ & 0xfffu);
     if (rp_rt.cfg.mode == RP_MODE_TRACE && !e->inter)
         PMPI_Bcast(&e->uid, 1, MPI_UINT32_T, 0, e->coll);
     e->spans_world = !e->inter && (uint32_t)e->size == rp_rt.nranks;
+    /* Intercommunicator collectives involve both groups, and so does the
+     * merge (made here, where both groups are creating the communicator
+     * anyway): their joins run on the merged intracommunicator.  Trace
+     * mode has no intercommunicator edges: not joined there. */
+    if (e->inter && rp_rt.cfg.mode != RP_MODE_TRACE) {
+        MPI_Comm m;
+        if (PMPI_Intercomm_merge(e->coll, 0, &m) == MPI_SUCCESS)
+            e->merged = comm_shadow_take(m);
+    }
     e->live = 1;
     if ((table_used + 1) * 2 > table_cap && table_grow() != 0)
         return -1;
@@ -111,6 +161,7 @@ void comm_unregister(MPI_Comm comm)
         return;
     PMPI_Comm_free(&e->p2p);
     PMPI_Comm_free(&e->coll);
+    comm_shadow_release(e->merged);
     e->live = 0;   /* stays allocated: in-flight requests may point at it */
 }
 
@@ -128,16 +179,75 @@ void comm_shutdown(void)
         if (e && e->live) {
             PMPI_Comm_free(&e->p2p);
             PMPI_Comm_free(&e->coll);
+            comm_shadow_release(e->merged);
             e->live = 0;
         }
     }
     world = NULL;
 }
 
+rp_comm *comm_shadow_new(MPI_Comm comm)
+{
+    MPI_Comm dup;
+    if (PMPI_Comm_dup(comm, &dup) != MPI_SUCCESS)
+        return NULL;          /* a failed dup fails on every member */
+    return comm_shadow_take(dup);
+}
+
+rp_comm *comm_shadow_take(MPI_Comm dup)
+{
+    PMPI_Comm_set_errhandler(dup, MPI_ERRORS_RETURN);
+    rp_comm *e = calloc(1, sizeof *e);
+    int ok = e != NULL, all = 0;
+    if (PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, dup) != MPI_SUCCESS || !all) {
+        free(e);
+        PMPI_Comm_free(&dup);
+        return NULL;
+    }
+    e->user = dup;
+    e->coll = dup;
+    e->p2p = MPI_COMM_NULL;
+    PMPI_Comm_size(dup, &e->size);
+    PMPI_Comm_rank(dup, &e->rank);
+    e->uid = (rp_rt.rank << 12) | (created++ & 0xfffu);
+    if (rp_rt.cfg.mode == RP_MODE_TRACE)
+        PMPI_Bcast(&e->uid, 1, MPI_UINT32_T, 0, dup);
+    e->spans_world = (uint32_t)e->size == rp_rt.nranks;
+    e->live = 1;
+    return e;
+}
+
+void comm_shadow_release(rp_comm *c)
+{
+    if (c && c->live) {
+        PMPI_Comm_free(&c->coll);
+        c->live = 0;
+    }
+}
+
+void comm_shadow_free(rp_comm *c)
+{
+    if (!c)
+        return;
+    PMPI_Comm_free(&c->coll);
+    free(c->world);
+    free(c);
+}
+
 void rp_hook_comm_new(MPI_Comm comm)
 {
-    if (comm_register(comm) != 0)
+    /* MPI_THREAD_MULTIPLE (rp_rt.local_paths): the shadows' Comm_dup is
+     * collective over the new communicator, whose other members may have
+     * created it from a thread we pass through: no shadows then. */
+    if (rp_rt.local_paths)
+        return;
+    int rc = comm_register(comm);
+    static int warned_foreign;
+    if (rc < 0)
         rp_warn(1, "could not shadow a new communicator; paths through it are not followed");
+    else if (rc > 0 && !warned_foreign++)
+        rp_warn(0, "a communicator reaches beyond MPI_COMM_WORLD (spawn/connect); "
+                   "paths through it are not followed");
 }
 
 void rp_hook_comm_free(MPI_Comm comm) { comm_unregister(comm); }

@@ -26,6 +26,12 @@ KIND = {
     "nbc_in": "event; non-blocking Igather started; **root joins all** at completion",
     "nbc_out": "event; non-blocking Ibcast started; **members join root's** at completion",
     "nbc_scan": "event; non-blocking Iallgather started; **rank r joins 0..r** at completion",
+    "neighbor": "event; **joins its in-neighbours'** sets (sources of the cartesian/graph/dist-graph topology): neighbourhood allgather on the coll shadow (which keeps the topology); not joined in trace mode (counted)",
+    "nbc_neighbor": "event; non-blocking Ineighbor_allgather started; **joins its in-neighbours'** sets at completion; not joined in trace mode (counted)",
+    "win_new": "event; the window gets a shadow (one duplicate of `comm`, made here: creation is collective)",
+    "win_free": "event; the window's shadow is freed",
+    "win_fence": "event; **all join all** over the window's group (path-allreduce on its shadow); a window whose creation was not seen passes through (counted, one warning); never ends a phase",
+    "local": "not an event: local MPI time (RMA data movement; its request, if any, is an ordinary untracked one)",
 }
 CUSTOM = {
     "MPI_Init": "not an event; starts the runtime after PMPI_Init (first task starts at return)",
@@ -62,7 +68,15 @@ def main():
               "destination. *Join*: the rank keeps select_k(mine ∪ incoming). Details:\n"
               "doc/design.md.\n\n"
               "Functions not listed pass through untouched; communicators they create\n"
-              "are not followed (counter `unsupported_calls`).\n\n"
+              "are not followed (counter `unsupported_calls`): among them\n"
+              "`MPI_Comm_spawn[_multiple]`, `MPI_Comm_get_parent` and `MPI_Comm_join`,\n"
+              "whose intercommunicators are deliberately not shadowed (the other side\n"
+              "may run without the profiler; design.md, \"Spawn\"). Likewise any new\n"
+              "communicator, `MPI_Comm_accept`/`connect`'s included, with a member\n"
+              "outside `MPI_COMM_WORLD`.\n"
+              "Collectives on an intercommunicator created by `MPI_Intercomm_create`\n"
+              "join on a merged shadow: **all join all** across both groups (rooted ones\n"
+              "over-approximated), not in trace mode.\n\n"
               "| function | kind | paths |\n|---|---|---|\n")
     for kind, name, _, _ in funcs:
         what = CUSTOM.get(name) if kind == "custom" else KIND[kind]

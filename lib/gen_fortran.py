@@ -57,8 +57,11 @@ def fortran_params(name, params, args):
     out = []
     for p, a in zip([p.strip() for p in params.split(",")], args):
         if re.search(r"\bchar\b", p):
-            sys.exit("%s: parameter %r is a string (hidden length in Fortran): "
-                     "write its Fortran wrapper by hand" % (name, p))
+            if not re.match(r"^(const\s+)?char\s*\*\s*\w+$", p):
+                sys.exit("%s: parameter %r: only a single string (char *) is generated; "
+                         "write this Fortran wrapper by hand" % (name, p))
+            out.append(("char *", a))          # CHARACTER(*): hidden length at the end
+            continue
         base = re.sub(r"\bconst\b", "", p)
         base = re.sub(r"\w+\s*(\[\s*\])?$", "", base).replace("*", "").strip()
         if base == "void":
@@ -70,13 +73,21 @@ def fortran_params(name, params, args):
     return out
 
 
+def hidden(fparams):
+    """The hidden lengths of CHARACTER arguments, passed after ierror
+    (gfortran >= 8: size_t; a binding that reads an int gets the same low
+    bits on the 64-bit ABIs)."""
+    return [a + "_len" for t, a in fparams if t == "char *"]
+
+
 def decl(fparams):
-    return ", ".join(["%s%s" % (t, a) for t, a in fparams] + ["MPI_Fint *ierror"])
+    return ", ".join(["%s%s" % (t, a) for t, a in fparams] + ["MPI_Fint *ierror"] +
+                     ["size_t " + h for h in hidden(fparams)])
 
 
 def call_args(fparams, subst=None):
     subst = subst or {}
-    return ", ".join([subst.get(a, a) for _, a in fparams] + ["&rp_err"])
+    return ", ".join([subst.get(a, a) for _, a in fparams] + ["&rp_err"] + hidden(fparams))
 
 
 def body(kind, name, fparams):
@@ -142,6 +153,34 @@ def body(kind, name, fparams):
                 "        rp_hook_nbc(%s, %s, %s, PMPI_Request_f2c(*request));"
                 % (NBC_SHAPE[kind], root, comm),
                 "    rp_leave();"]
+    if kind == "neighbor":
+        need(args, name, "comm")
+        return ["    rp_enter(%s);" % fid, call,
+                "    if (rp_err == MPI_SUCCESS) rp_hook_neighbor(%s);" % comm,
+                "    rp_leave();"]
+    if kind == "nbc_neighbor":
+        need(args, name, "comm", "request")
+        return ["    rp_enter(%s);" % fid, call,
+                "    if (rp_err == MPI_SUCCESS)",
+                "        rp_hook_nbc(RP_NBC_NEIGHBOR, -1, %s, PMPI_Request_f2c(*request));" % comm,
+                "    rp_leave();"]
+    if kind == "win_new":
+        need(args, name, "comm", "win")
+        return ["    rp_enter(%s);" % fid, call,
+                "    if (rp_err == MPI_SUCCESS) rp_hook_win_new(%s, PMPI_Win_f2c(*win));" % comm,
+                "    rp_leave();"]
+    if kind == "win_free":
+        need(args, name, "win")
+        return ["    rp_enter(%s);" % fid,
+                "    rp_hook_win_free(PMPI_Win_f2c(*win));",
+                call, "    rp_leave();"]
+    if kind == "win_fence":
+        need(args, name, "win")
+        return ["    rp_enter(%s);" % fid, call,
+                "    if (rp_err == MPI_SUCCESS) rp_hook_win_fence(PMPI_Win_f2c(*win));",
+                "    rp_leave();"]
+    if kind == "local":
+        return ["    rp_enter_local(%s);" % fid, call, "    rp_leave_local();"]
     if kind == "comm_new":
         need(args, name, "newcomm")
         return ["    rp_enter(%s);" % fid, call,
@@ -196,7 +235,8 @@ def main():
             h.write("typedef void rpf_t_%s(%s);\n" % (name, decl(fp)))
             if kind == "custom":
                 h.write("__attribute__((visibility(\"hidden\"))) void rpf_%s(int abi%s);\n"
-                        % (name, "".join(", %s%s" % (t, a) for t, a in fp) + ", MPI_Fint *ierror"))
+                        % (name, "".join(", %s%s" % (t, a) for t, a in fp) + ", MPI_Fint *ierror" +
+                           "".join(", size_t " + x for x in hidden(fp))))
         h.write("\n#endif\n")
     with AtomicFile(out + "/gen_fortran.c") as c:
         c.write(banner)
@@ -209,7 +249,7 @@ def main():
         for kind, name, params, args in funcs:
             fp = fortran_params(name, params, args)
             low = name.lower()
-            fargs = ", ".join([a for _, a in fp] + ["ierror"])
+            fargs = ", ".join([a for _, a in fp] + ["ierror"] + hidden(fp))
             c.write("\n/* ---- %s (%s) ---- */\n" % (name, kind))
             if kind != "custom":
                 c.write("static void rpf_%s(int abi, %s)\n{\n" % (name, decl(fp)))

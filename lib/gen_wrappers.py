@@ -12,7 +12,8 @@ import sys
 
 KINDS = {"event", "send", "isend", "recv", "irecv", "psend_init", "precv_init",
          "coll_all", "coll_in", "coll_out", "coll_scan", "comm_new",
-         "comm_free", "custom", "nbc_all", "nbc_in", "nbc_out", "nbc_scan"}
+         "comm_free", "custom", "nbc_all", "nbc_in", "nbc_out", "nbc_scan",
+         "neighbor", "nbc_neighbor", "win_new", "win_free", "win_fence", "local"}
 LINE = re.compile(r"^(\w+)\s+(MPI_\w+)\s*\((.*)\)\s*$")
 
 
@@ -101,7 +102,7 @@ def body(kind, name, args):
                 "    if (rc == MPI_SUCCESS) rp_hook_%s(root, comm);" % kind,
                 "    else rp_hook_coll_abort();",
                 "    rp_leave();"]
-    if kind.startswith("nbc_"):
+    if kind in ("nbc_all", "nbc_in", "nbc_out", "nbc_scan"):
         need(args, name, "comm", "request")
         root = "root" if "root" in args else "-1"
         kconst = {"nbc_all": "RP_COLL_ALL", "nbc_in": "RP_COLL_IN",
@@ -109,6 +110,33 @@ def body(kind, name, args):
         return ["    rp_enter(%s);" % fid, "    int rc = %s;" % call,
                 "    if (rc == MPI_SUCCESS) rp_hook_nbc(%s, %s, comm, *request);" % (kconst, root),
                 "    rp_leave();"]
+    if kind == "neighbor":
+        need(args, name, "comm")
+        return ["    rp_enter(%s);" % fid, "    int rc = %s;" % call,
+                "    if (rc == MPI_SUCCESS) rp_hook_neighbor(comm);",
+                "    rp_leave();"]
+    if kind == "nbc_neighbor":
+        need(args, name, "comm", "request")
+        return ["    rp_enter(%s);" % fid, "    int rc = %s;" % call,
+                "    if (rc == MPI_SUCCESS) rp_hook_nbc(RP_NBC_NEIGHBOR, -1, comm, *request);",
+                "    rp_leave();"]
+    if kind == "win_new":
+        need(args, name, "comm", "win")
+        return ["    rp_enter(%s);" % fid, "    int rc = %s;" % call,
+                "    if (rc == MPI_SUCCESS) rp_hook_win_new(comm, *win);",
+                "    rp_leave();"]
+    if kind == "win_free":
+        need(args, name, "win")
+        return ["    rp_enter(%s);" % fid, "    rp_hook_win_free(*win);",
+                "    int rc = %s;" % call, "    rp_leave();"]
+    if kind == "win_fence":
+        need(args, name, "win")
+        return ["    rp_enter(%s);" % fid, "    int rc = %s;" % call,
+                "    if (rc == MPI_SUCCESS) rp_hook_win_fence(win);",
+                "    rp_leave();"]
+    if kind == "local":
+        return ["    rp_enter_local(%s);" % fid, "    int rc = %s;" % call,
+                "    rp_leave_local();"]
     if kind == "comm_new":
         need(args, name, "newcomm")
         return ["    rp_enter(%s);" % fid, "    int rc = %s;" % call,

@@ -96,6 +96,15 @@ void rp_hook_coll_in(int root, MPI_Comm comm);
 void rp_hook_coll_out(int root, MPI_Comm comm);
 /* Non-blocking collectives (wrap_coll.c): kind RP_COLL_*, root or -1. */
 void rp_hook_nbc(int kind, int root, MPI_Comm comm, MPI_Request req);
+/* Neighbourhood collectives (wrap_coll.c): join the in-neighbours' sets.
+ * The non-blocking ones go through rp_hook_nbc with this kind (never
+ * written to a file: the trace format has no neighbourhood edges). */
+#define RP_NBC_NEIGHBOR 16
+void rp_hook_neighbor(MPI_Comm comm);
+/* One-sided communication (wrap_rma.c). */
+void rp_hook_win_new(MPI_Comm comm, MPI_Win win);
+void rp_hook_win_free(MPI_Win win);
+void rp_hook_win_fence(MPI_Win win);
 /* Communicators (comm.c). */
 void rp_hook_comm_new(MPI_Comm comm);
 void rp_hook_comm_free(MPI_Comm comm);

@@ -142,6 +142,7 @@ void rp_phase_end(void)
 static void disable(void)
 {
     rp_rt.active = 0;
+    rp_rma_finalize();
     comm_shutdown();
 }
 
@@ -207,5 +208,6 @@ void rp_finish(void)
     rp_counters[RP_CNT_ITEMS_DROPPED] = rp_rt.items.dropped;
     output_write();
     rp_rt.active = 0;
+    rp_rma_finalize();
     comm_shutdown();
 }

@@ -9,6 +9,8 @@
 void rp_phase_end(void);
 /* Dissemination path-allreduce (+ broadcast) over c. */
 void rp_coll_allreduce_paths(rp_comm *c);
+/* wrap_rma.c: free the shadows of windows never freed (at MPI_Finalize). */
+void rp_rma_finalize(void);
 /* MPI_Init returned: set everything up (collective over MPI_COMM_WORLD). */
 void rp_start(void);
 /* MPI_Finalize entered: end the last phase and write the rank file. */

@@ -292,11 +292,23 @@ static int pre_complete(rp_comm *c, int kind)
 static rp_comm *coll_comm(MPI_Comm comm)
 {
     rp_comm *c = comm_lookup(comm);
-    if (!c || c->inter) {          /* intercommunicator collectives: not joined */
-        rp_counters[RP_CNT_UNSUPPORTED]++;
+    if (!c || (c->inter && !(c->merged && c->merged->live))) {
+        rp_counters[RP_CNT_UNSUPPORTED]++;   /* not seen created, or no merge */
         return NULL;
     }
     return c;
+}
+
+/* Intercommunicator collectives: every process of both groups calls them,
+ * so an all-join on the merged intracommunicator cannot wait for anyone
+ * who does not come.  Rooted ones (data from one group to the other) are
+ * over-approximated: both groups join both.  No phase end, no trace. */
+static int inter_join(rp_comm *c)
+{
+    if (!c->inter)
+        return 0;
+    rp_coll_allreduce_paths(c->merged);
+    return 1;
 }
 
 void rp_hook_coll_all(MPI_Comm comm)
@@ -310,10 +322,10 @@ void rp_hook_coll_all(MPI_Comm comm)
     rp_comm *c = coll_comm(comm);
     if (pre_complete(c, RP_COLL_ALL))
         allreduce_paths_from(c, 2);
-    else if (c)
-        rp_coll_allreduce_paths(c);
-    else
+    else if (!c || inter_join(c))
         return;
+    else
+        rp_coll_allreduce_paths(c);
     pathmode_coll(c, RP_COLL_ALL, -1, c->spans_world);
     if (c->spans_world)
         rp_phase_end();
@@ -326,7 +338,7 @@ void rp_hook_coll_out(int root, MPI_Comm comm)
     rp_comm *c = coll_comm(comm);
     if (pre_complete(c, RP_COLL_OUT))
         ;
-    else if (!c || c->size == 1)
+    else if (!c || inter_join(c) || c->size == 1)
         return;
     else
         bcast_set(c, root, 0);
@@ -344,7 +356,7 @@ void rp_hook_coll_in(int root, MPI_Comm comm)
         rp_counters[RP_CNT_COLL_JOINS]++;
         return;
     }
-    if (!c || c->size == 1)
+    if (!c || inter_join(c) || c->size == 1)
         return;
     uint32_t cap = rp_rt.max_wire;
     uint8_t *sbuf = proto_sendbuf();
@@ -378,13 +390,107 @@ void rp_hook_coll_scan(MPI_Comm comm)
     if (rp_rt.local_paths)
         return;
     rp_comm *c = coll_comm(comm);
-    if (!c)
+    if (!c || inter_join(c))      /* (no scan on intercommunicators) */
         return;
     int n = c->size, me = c->rank;
     for (int d = 1; d < n; d <<= 1)
         exchange(c, me + d < n ? me + d : MPI_PROC_NULL, me - d >= 0 ? me - d : MPI_PROC_NULL);
     pathmode_coll(c, RP_COLL_SCAN, -1, 0);
     rp_counters[RP_CNT_COLL_JOINS]++;
+}
+
+/* ---- neighbourhood collectives -----------------------------------------
+ * Data flows from each process's sources to its destinations, so each
+ * process joins its in-neighbours' sets: a neighbourhood allgather of
+ * fixed-size slots on the collective shadow, which MPI_Comm_dup gave the
+ * user communicator's topology.  Slots of MPI_PROC_NULL neighbours (a
+ * non-periodic cartesian border) are never written: zeroed, skipped.
+ * Trace mode has no neighbourhood edge in its format, so there they are
+ * not joined (counted), and the offline check stays consistent. */
+
+/* Receive slots of a neighbourhood collective on comm (in-degree), or -1. */
+static int in_degree(MPI_Comm comm)
+{
+    int topo = MPI_UNDEFINED, n = -1;
+    if (PMPI_Topo_test(comm, &topo) != MPI_SUCCESS)
+        return -1;
+    if (topo == MPI_CART) {
+        int nd = 0;
+        if (PMPI_Cartdim_get(comm, &nd) == MPI_SUCCESS)
+            n = 2 * nd;
+    } else if (topo == MPI_GRAPH) {
+        int r = 0;
+        PMPI_Comm_rank(comm, &r);
+        if (PMPI_Graph_neighbors_count(comm, r, &n) != MPI_SUCCESS)
+            n = -1;
+    } else if (topo == MPI_DIST_GRAPH) {
+        int out = 0, w = 0;
+        if (PMPI_Dist_graph_neighbors_count(comm, &n, &out, &w) != MPI_SUCCESS)
+            n = -1;
+    }
+    return n;
+}
+
+static rp_comm *neighbor_comm(MPI_Comm comm)
+{
+    rp_comm *c = coll_comm(comm);
+    if (c && rp_rt.cfg.mode == RP_MODE_TRACE) {
+        rp_counters[RP_CNT_UNSUPPORTED]++;
+        return NULL;
+    }
+    return c;
+}
+
+/* Join the n slots of buf that hold a set (written slots). */
+static void join_slots(const uint8_t *buf, int n)
+{
+    uint32_t cap = rp_rt.max_wire;
+    for (int i = 0; i < n; i++) {
+        const uint8_t *b = buf + (size_t)i * cap;
+        uint32_t len = wire_len(b);
+        if (len)
+            proto_join_buffer(b, len <= cap ? (int)len : 0, 0);
+    }
+}
+
+void rp_hook_neighbor(MPI_Comm comm)
+{
+    if (rp_rt.local_paths)
+        return;
+    rp_comm *c = neighbor_comm(comm);
+    if (!c)
+        return;
+    /* Every member does the same degree query on the same topology; a
+     * communicator without one made the user's call fail already. */
+    int nin = in_degree(c->coll);
+    if (nin < 0) {
+        rp_counters[RP_CNT_UNSUPPORTED]++;
+        return;
+    }
+    uint32_t cap = rp_rt.max_wire;
+    uint8_t *sbuf = proto_sendbuf();
+    memset(sbuf, 0, cap);
+    pathset_encode(&rp_rt.ps, sbuf, cap);
+    uint8_t *all = calloc((size_t)(nin ? nin : 1), cap);
+    if (!all) {
+        /* Our out-neighbours still send to us: receive every slot into one
+         * buffer (a zero-extent type) so nobody waits, join nothing. */
+        MPI_Datatype t0, t;
+        rp_counters[RP_CNT_ALLOC_FAILURES]++;
+        PMPI_Type_contiguous((int)cap, MPI_BYTE, &t0);
+        PMPI_Type_create_resized(t0, 0, 0, &t);
+        PMPI_Type_commit(&t);
+        PMPI_Neighbor_allgather(sbuf, (int)cap, MPI_BYTE, proto_recvbuf(), 1, t, c->coll);
+        PMPI_Type_free(&t);
+        PMPI_Type_free(&t0);
+        return;
+    }
+    if (PMPI_Neighbor_allgather(sbuf, (int)cap, MPI_BYTE, all, (int)cap, MPI_BYTE,
+                                c->coll) == MPI_SUCCESS) {
+        join_slots(all, nin);
+        rp_counters[RP_CNT_COLL_JOINS]++;
+    }
+    free(all);
 }
 
 /* ---- non-blocking collectives ------------------------------------------
@@ -396,6 +502,7 @@ void rp_hook_coll_scan(MPI_Comm comm)
 typedef struct rp_nbc {
     MPI_Request    req;
     int            kind, root;
+    int            slots;      /* RP_NBC_NEIGHBOR: in-degree */
     uint64_t       no;         /* instance number on the communicator (trace) */
     rp_comm       *c;
     uint8_t       *buf;        /* slots: size (or 1) x max_wire bytes */
@@ -409,12 +516,23 @@ void rp_hook_nbc(int kind, int root, MPI_Comm comm, MPI_Request req)
 {
     if (rp_rt.local_paths)
         return;
-    rp_comm *c = coll_comm(comm);
-    if (!c || c->size == 1 || req == MPI_REQUEST_NULL)
+    int neigh = kind == RP_NBC_NEIGHBOR;
+    rp_comm *c = neigh ? neighbor_comm(comm) : coll_comm(comm);
+    if (c && c->inter && !neigh) {
+        /* Both groups take part: an all-join on the merged shadow. */
+        c = c->merged;
+        kind = RP_COLL_ALL;
+        root = -1;
+    }
+    if (!c || (c->size == 1 && !neigh) || req == MPI_REQUEST_NULL)
         return;
     uint32_t cap = rp_rt.max_wire;
     int n = c->size, me = c->rank;
     int slots = (kind == RP_COLL_OUT || (kind == RP_COLL_IN && me != root)) ? 1 : n;
+    if (neigh && (slots = in_degree(c->coll)) < 0) {
+        rp_counters[RP_CNT_UNSUPPORTED]++;
+        return;
+    }
     rp_nbc *x = calloc(1, sizeof *x);
     uint8_t *buf = x ? calloc((size_t)slots + 1, cap) : NULL;
     rp_req *e = buf ? reqtab_add(req) : NULL;
@@ -431,7 +549,8 @@ void rp_hook_nbc(int kind, int root, MPI_Comm comm, MPI_Request req)
     x->root = root;
     x->c = c;
     x->buf = buf;
-    x->no = pathmode_nbc_call(c, kind, root);
+    x->no = neigh ? 0 : pathmode_nbc_call(c, kind, root);
+    x->slots = slots;
     uint8_t *mine = buf + (size_t)slots * cap;     /* the extra slot */
     pathset_encode(&rp_rt.ps, mine, cap);
     int rc;
@@ -439,6 +558,9 @@ void rp_hook_nbc(int kind, int root, MPI_Comm comm, MPI_Request req)
         if (me == root)
             memcpy(buf, mine, cap);
         rc = PMPI_Ibcast(buf, (int)cap, MPI_BYTE, root, c->coll, &x->req);
+    } else if (neigh) {
+        rc = PMPI_Ineighbor_allgather(mine, (int)cap, MPI_BYTE, buf, (int)cap, MPI_BYTE,
+                                      c->coll, &x->req);
     } else if (kind == RP_COLL_IN) {
         rc = PMPI_Igather(mine, (int)cap, MPI_BYTE, buf, (int)cap, MPI_BYTE, root, c->coll, &x->req);
     } else {
@@ -470,6 +592,13 @@ void rp_nbc_complete(rp_nbc *x, int join)
     PMPI_Wait(&x->req, MPI_STATUS_IGNORE);
     uint32_t cap = rp_rt.max_wire;
     int me = x->c->rank, n = x->c->size;
+    if (x->kind == RP_NBC_NEIGHBOR) {
+        join_slots(x->buf, x->slots);
+        rp_counters[RP_CNT_COLL_JOINS]++;
+        free(x->buf);
+        free(x);
+        return;
+    }
     if (x->kind == RP_COLL_OUT) {
         if (me != x->root)
             proto_join_buffer(x->buf, (int)wire_len(x->buf), 0);

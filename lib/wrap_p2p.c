@@ -11,6 +11,8 @@
 
 void rp_hook_branch(int dest, int tag, MPI_Comm comm)
 {
+    if (rp_rt.local_paths)     /* MPI_THREAD_MULTIPLE: no exchange */
+        return;
     rp_comm *c = comm_lookup(comm);
     if (!c) {
         rp_counters[RP_CNT_UNSUPPORTED]++;
@@ -40,6 +42,8 @@ static void join_status(rp_comm *c, const MPI_Status *st)
 
 void rp_hook_join(MPI_Status *st, MPI_Comm comm)
 {
+    if (rp_rt.local_paths)
+        return;
     rp_comm *c = comm_lookup(comm);
     if (!c) {
         rp_counters[RP_CNT_UNSUPPORTED]++;
@@ -59,6 +63,8 @@ static void maybe_prepost(rp_req *e)
 
 void rp_hook_irecv(MPI_Request req, int source, int tag, MPI_Comm comm, int persistent)
 {
+    if (rp_rt.local_paths)
+        return;
     rp_comm *c = comm_lookup(comm);
     if (!c) {
         rp_counters[RP_CNT_UNSUPPORTED]++;
@@ -85,6 +91,8 @@ void rp_hook_irecv(MPI_Request req, int source, int tag, MPI_Comm comm, int pers
 
 void rp_hook_psend_init(MPI_Request req, int dest, int tag, MPI_Comm comm)
 {
+    if (rp_rt.local_paths)
+        return;
     rp_comm *c = comm_lookup(comm);
     if (!c) {
         rp_counters[RP_CNT_UNSUPPORTED]++;

@@ -151,16 +151,26 @@ contains
 
     ! ---- point-to-point: every send mode, probes, persistent, cancel, free
     subroutine p2p()
-        integer :: a, i, it
+        integer :: a, i, it, pl, pr
         integer, asynchronous :: b(4), c(8), s(8)
         REQ_T :: rq, rqs(8)
         STATUS_T(st)
         STATUSES_T(sts, 8)
         logical :: flag
 
+        ! blocking ring, even ranks send first (a standard send may wait for
+        ! its receive); one rank talks to MPI_PROC_NULL instead of itself
         a = 100 * me + 1
-        call MPI_Send(a, 1, MPI_INTEGER, right, 1, world IE)
-        call MPI_Recv(b, 4, MPI_INTEGER, left, 1, world, st IE)
+        b(1) = -7
+        pl = left
+        pr = right
+        if (np == 1) then
+            pl = MPI_PROC_NULL
+            pr = MPI_PROC_NULL
+        end if
+        if (mod(me, 2) == 0) call MPI_Send(a, 1, MPI_INTEGER, pr, 1, world IE)
+        call MPI_Recv(b, 4, MPI_INTEGER, pl, 1, world, st IE)
+        if (mod(me, 2) == 1) call MPI_Send(a, 1, MPI_INTEGER, pr, 1, world IE)
         call rec('recv', b(1))
         call rec_st('recv', st)
 

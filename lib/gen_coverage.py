@@ -60,7 +60,8 @@ def main():
               "`mpi_x_f08_`; see doc/fortran.md). *Event*: the running task ends at entry\n"
               "and the next starts at return. *Branch*: the rank's path-set goes to the\n"
               "destination. *Join*: the rank keeps select_k(mine ∪ incoming). Details:\n"
-              "doc/design.md.\n\n"
+              "doc/design.md. Every function is called, from C and from Fortran, by a\n"
+              "program run with and without the profiler: doc/conformance.md.\n\n"
               "Functions not listed pass through untouched; communicators they create\n"
               "are not followed (counter `unsupported_calls`).\n\n"
               "| function | kind | paths |\n|---|---|---|\n")

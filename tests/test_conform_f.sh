@@ -1,5 +1,5 @@
 #!/bin/bash
-# Conformance suite, Fortran (doc/coverage.md, "Conformance suite"):
+# Conformance suite, Fortran (doc/conformance.md):
 # tests/conform_f.F90 calls every function of lib/mpi_functions.def but
 # MPI_Abort through the Fortran bindings; it is built with `use mpi`
 # (conform_f90), `include 'mpif.h'` (conform_fh) and `use mpi_f08`

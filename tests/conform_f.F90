@@ -55,6 +55,8 @@ program conform
     integer :: rval(MAXREC), nrec
     integer :: ierr, me, np, left, right, provided
     integer :: bsbuf(4000), afree
+    ! reached only through MPI_BOTTOM and absolute addresses (bottom)
+    integer, volatile :: bot(3), bots(2), botr(2)
     COMM_T :: world
 
     nrec = 0
@@ -73,6 +75,7 @@ program conform
     call MPI_Buffer_attach(bsbuf, 4 * size(bsbuf), ierr)
 
     call p2p()
+    call bottom()
     call waits()
     call colls(world, 'w')
     call nbcs(world, 'w')
@@ -267,6 +270,40 @@ contains
         call rec_st('request_free', st)
         call MPI_Barrier(world IE)
     end subroutine p2p
+
+    ! MPI_BOTTOM with derived types built from absolute addresses
+    subroutine bottom()
+        integer :: blen(1)
+        integer(kind=MPI_ADDRESS_KIND) :: disp(1)
+        DT_T :: ty(1), tb, ts, tr
+        STATUS_T(st)
+
+        ty(1) = MPI_INTEGER
+        blen(1) = 3
+        call MPI_Get_address(bot, disp(1), ierr)
+        call MPI_Type_create_struct(1, blen, disp, ty, tb, ierr)
+        blen(1) = 2
+        call MPI_Get_address(bots, disp(1), ierr)
+        call MPI_Type_create_struct(1, blen, disp, ty, ts, ierr)
+        call MPI_Get_address(botr, disp(1), ierr)
+        call MPI_Type_create_struct(1, blen, disp, ty, tr, ierr)
+        call MPI_Type_commit(tb, ierr)
+        call MPI_Type_commit(ts, ierr)
+        call MPI_Type_commit(tr, ierr)
+        bot = -1
+        if (me == np - 1) bot = [4, 5, 6 + np]
+        call MPI_Bcast(MPI_BOTTOM, 1, tb, np - 1, world IE)
+        call rec('bottom.bcast', bot(1) + bot(2) + bot(3))
+        bots = [me, 10 * me]
+        botr = -1
+        call MPI_Sendrecv(MPI_BOTTOM, 1, ts, right, 95, MPI_BOTTOM, 1, tr, left, 95, &
+                          world, st IE)
+        call rec('bottom.sendrecv', botr(1) + botr(2))
+        call rec_st('bottom.sendrecv', st)
+        call MPI_Type_free(tb, ierr)
+        call MPI_Type_free(ts, ierr)
+        call MPI_Type_free(tr, ierr)
+    end subroutine bottom
 
     ! post n receives from left with tags t0+1..t0+n, then the matching sends
     subroutine post(n, t0, c, rqs)

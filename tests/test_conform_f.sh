@@ -8,16 +8,16 @@
 # conform_f90 runs at 1, 2, 3, 4 and 8 ranks over shared memory and TCP;
 # the other two bindings reach the same code in the profiler through other
 # entry points (mpif.h: the same mpi_x_ symbols by another compile path;
-# f08: mpi_x_f08_) and run at 1, 3 and 8 ranks over one transport each,
-# to keep the suite's time down.  MPI_Abort (conform_abort.F90, use mpi and
+# f08: mpi_x_f08_) and run at 1, 3 and 8 ranks over one transport each
+# (3 ranks in path / trace mode), to keep the suite's time down.  MPI_Abort (conform_abort.F90, use mpi and
 # use mpi_f08) must end the job with a non-zero status, not hang.
 if [ -z "${BASH_VERSION:-}" ]; then exec bash "$0" "$@"; fi
 . "$(dirname "$0")/mpirun.sh"
 
 B=$RP_TESTS_BIN
 rp_semantic "$B/conform_f90" shm:1 shm:2 shm:3 shm:4 shm:8 tcp:1 tcp:2 tcp:3 tcp:4 tcp:8
-rp_semantic "$B/conform_fh" shm:1 tcp:3 shm:8
-rp_semantic "$B/conform_f08" tcp:1 shm:3 tcp:8
+rp_semantic "$B/conform_fh" shm:1 tcp:3:RP_MODE=path shm:8
+rp_semantic "$B/conform_f08" tcp:1 shm:3:RP_MODE=trace tcp:8
 
 for prog in conform_abort_f90 conform_abort_f08; do
     rp_require "$B/$prog" "$RP_LIB"

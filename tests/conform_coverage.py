@@ -11,7 +11,8 @@ every function, the programs that call it.
 A program is "run by a test" when its name (the binary's, e.g. mpi_p2p or
 conform_f08) occurs as a word in some tests/test_*.sh.  Its sources are
 found in the tests/*.am fragments (`tests_NAME_SOURCES = ...`, or a make
-rule `tests/NAME: ... tests/SRC`), else tests/NAME.{c,f,f90,F90}.  So a new
+rule `tests/NAME: ... tests/SRC`); a source no fragment names belongs to
+the program of its own name (tests/NAME.{c,cc,f,f90,F90}).  So a new
 program (tests/mpi_rma.c, tests/mpi_rma_f08.f90, ...) counts as soon as a
 test script runs it and a fragment builds it.
 
@@ -63,9 +64,10 @@ def program_sources(top):
         s = [x for x in srcs if x.endswith(SRC_EXT)]
         if s:
             out[p] = sorted(set(s))
+    claimed = {x for srcs in out.values() for x in srcs}
     for path in glob.glob(os.path.join(top, "tests", "*")):
         stem, ext = os.path.splitext(os.path.basename(path))
-        if ext in SRC_EXT and stem not in out:
+        if ext in SRC_EXT and stem not in out and "tests/" + os.path.basename(path) not in claimed:
             out[stem] = ["tests/" + os.path.basename(path)]
     return out
 

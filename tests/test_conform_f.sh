@@ -19,6 +19,32 @@ rp_semantic "$B/conform_f90" shm:1 shm:2 shm:3 shm:4 shm:8 tcp:1 tcp:2 tcp:3 tcp
 rp_semantic "$B/conform_fh" shm:1 tcp:3:RP_MODE=path shm:8
 rp_semantic "$B/conform_f08" tcp:1 shm:3:RP_MODE=trace tcp:8
 
+# The three bindings make the same calls, so the profiler must count the
+# same path-set traffic for each (a call counted twice or missed by one
+# binding's entry points - or, under MPICH, by the C wrappers that its
+# mpi_f08 reaches - changes these counters).
+counters() { # the last report's deterministic counters, one line
+    "$PYTHON" -c 'import json, sys
+c = json.load(open(sys.argv[1]))["counters"]
+print(" ".join("%s=%s" % (k, c.get(k)) for k in ("pathset_msgs_sent",
+      "pathset_msgs_received", "collective_joins", "unsupported_calls",
+      "receives_cancelled", "pathset_decode_errors", "pathset_unmatched")))' "$RP_JSON"
+}
+ref=
+for prog in conform_f90 conform_fh conform_f08; do
+    rp_prof 4 shm -- "$B/$prog"
+    rp_expect_report "$prog np=4 (counters)" || continue
+    got=$(counters)
+    if [ -z "$ref" ]; then
+        ref=$got
+        rp_pass "$prog np=4: $got"
+    elif [ "$got" = "$ref" ]; then
+        rp_pass "$prog np=4: same counters as conform_f90"
+    else
+        rp_fail "$prog np=4: counters $got, conform_f90 has $ref"
+    fi
+done
+
 for prog in conform_abort_f90 conform_abort_f08; do
     rp_require "$B/$prog" "$RP_LIB"
     for kind in run prof; do

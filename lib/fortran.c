@@ -443,16 +443,92 @@ static void complete_all(int count, const MPI_Fint *fsts, MPI_Fint err)
     }
 }
 
-/* After Waitsome/Testsome: statuses in completion order, indices 1-based. */
-static void complete_some(int outcount, const MPI_Fint *indices, const MPI_Fint *fsts,
-                          MPI_Fint err)
+/* ---- indices returned by Waitany/Testany/Waitsome/Testsome -------------- */
+
+/* Fortran indices are 1-based by the standard, but MPICH 4.0.2's `use
+ * mpi_f08` bindings return 0-based ones (the program sees them too, without
+ * the profiler; tests/test_conform_f.sh).  Trusting base 1 there completed
+ * the wrong snapshot entry (or read before the snapshot) and left the
+ * completed receive in the request table: its handle, reused by a later
+ * request, then made that request's completion wait for a path-set that
+ * never comes.  The base is learned per ABI from the first unambiguous
+ * evidence: an index 0 (base 0) or `count` (base 1), or which one of the two
+ * candidate entries the call turned into MPI_REQUEST_NULL; until then it is
+ * the standard's 1.  An index outside the array completes nothing. */
+static int idx_base[RPF_NABI] = { -1, -1 };
+static MPI_Fint *freq_before;
+static size_t freq_cap;
+
+/* keep the Fortran handles before the call (0 on allocation failure) */
+static int freq_save(int n, const MPI_Fint *reqs)
+{
+    if (n <= 0)
+        return 0;
+    if ((size_t)n > freq_cap) {
+        MPI_Fint *p = realloc(freq_before, (size_t)n * sizeof *p);
+        if (!p)
+            return 0;
+        freq_before = p;
+        freq_cap = (size_t)n;
+    }
+    memcpy(freq_before, reqs, (size_t)n * sizeof *reqs);
+    return 1;
+}
+
+static int freq_nulled(int i, const MPI_Fint *after)
+{
+    return freq_before[i] != after[i] && PMPI_Request_f2c(after[i]) == MPI_REQUEST_NULL &&
+           PMPI_Request_f2c(freq_before[i]) != MPI_REQUEST_NULL;
+}
+
+static void idx_learn(int abi, int saved, int n, const MPI_Fint *idx, int nidx,
+                      const MPI_Fint *after)
+{
+    if (idx_base[abi] >= 0)
+        return;
+    for (int j = 0; j < nidx; j++) {
+        if (idx[j] == 0) {
+            idx_base[abi] = 0;
+            return;
+        }
+        if (idx[j] == n) {
+            idx_base[abi] = 1;
+            return;
+        }
+    }
+    if (!saved)
+        return;
+    for (int j = 0; j < nidx; j++) {
+        int k = idx[j];
+        if (k < 1 || k >= n)
+            continue;
+        int n1 = freq_nulled(k - 1, after), n0 = freq_nulled(k, after);
+        if (n1 != n0) {
+            idx_base[abi] = n0 ? 0 : 1;
+            return;
+        }
+    }
+}
+
+/* the snapshot entry of returned index k, or -1 */
+static int idx_entry(int abi, MPI_Fint k, int n)
+{
+    int i = k - (idx_base[abi] >= 0 ? idx_base[abi] : 1);
+    return i >= 0 && i < n ? i : -1;
+}
+
+/* After Waitsome/Testsome: statuses in completion order, indices in the
+ * binding's base (idx_entry). */
+static void complete_some(int abi, int n, int outcount, const MPI_Fint *indices,
+                          const MPI_Fint *fsts, MPI_Fint err)
 {
     for (int i = 0; i < outcount; i++) {
         MPI_Status cst;
+        int e = idx_entry(abi, indices[i], n);
         fstatus_c(fsts, i, &cst);
-        if (err == MPI_ERR_IN_STATUS && cst.MPI_ERROR != MPI_SUCCESS)
+        if (e < 0 || (err == MPI_ERR_IN_STATUS && cst.MPI_ERROR != MPI_SUCCESS))
             continue;
-        rp_wait_complete(indices[i] - 1, &cst);
+        rp_wait_complete(e, &cst);
     }
 }
 
@@ -508,15 +584,20 @@ void rpf_MPI_Waitany(int abi, MPI_Fint *count, MPI_Fint *array_of_requests, MPI_
         rpf_set_ierror(ierror, err);
         return;
     }
-    int tracked = rp_wait_snapshot_f(*count, array_of_requests);
+    int n = *count;
+    int tracked = rp_wait_snapshot_f(n, array_of_requests);
+    int saved = tracked && freq_save(n, array_of_requests);
     MPI_Fint stbuf[RPF_STATUS_MAX];
     MPI_Fint *st = (tracked && rpf_status_ignore(status)) ? stbuf : status;
     rp_enter(RP_FN_MPI_Waitany);
     real(count, array_of_requests, index, st, &err);
     if (tracked && err == MPI_SUCCESS && *index != MPI_UNDEFINED) {
         MPI_Status cst;
+        idx_learn(abi, saved, n, index, 1, array_of_requests);
+        int e = idx_entry(abi, *index, n);
         PMPI_Status_f2c(st, &cst);
-        rp_wait_complete(*index - 1, &cst);      /* Fortran indices are 1-based */
+        if (e >= 0)
+            rp_wait_complete(e, &cst);
     }
     rp_leave();
     rpf_set_ierror(ierror, err);
@@ -532,15 +613,20 @@ void rpf_MPI_Testany(int abi, MPI_Fint *count, MPI_Fint *array_of_requests, MPI_
         rpf_set_ierror(ierror, err);
         return;
     }
-    int tracked = rp_wait_snapshot_f(*count, array_of_requests);
+    int n = *count;
+    int tracked = rp_wait_snapshot_f(n, array_of_requests);
+    int saved = tracked && freq_save(n, array_of_requests);
     MPI_Fint stbuf[RPF_STATUS_MAX];
     MPI_Fint *st = (tracked && rpf_status_ignore(status)) ? stbuf : status;
     rp_enter(RP_FN_MPI_Testany);
     real(count, array_of_requests, index, flag, st, &err);
     if (tracked && err == MPI_SUCCESS && *flag && *index != MPI_UNDEFINED) {
         MPI_Status cst;
+        idx_learn(abi, saved, n, index, 1, array_of_requests);
+        int e = idx_entry(abi, *index, n);
         PMPI_Status_f2c(st, &cst);
-        rp_wait_complete(*index - 1, &cst);
+        if (e >= 0)
+            rp_wait_complete(e, &cst);
     }
     rp_leave();
     rpf_set_ierror(ierror, err);
@@ -548,7 +634,7 @@ void rpf_MPI_Testany(int abi, MPI_Fint *count, MPI_Fint *array_of_requests, MPI_
 
 /* Waitsome and Testsome have one signature and one behaviour: an event
  * that joins each request it reports completed. */
-static void some_common(int fn, rpf_t_MPI_Waitsome *real, MPI_Fint *incount,
+static void some_common(int abi, int fn, rpf_t_MPI_Waitsome *real, MPI_Fint *incount,
                         MPI_Fint *array_of_requests, MPI_Fint *outcount,
                         MPI_Fint *array_of_indices, MPI_Fint *array_of_statuses,
                         MPI_Fint *ierror)
@@ -562,10 +648,14 @@ static void some_common(int fn, rpf_t_MPI_Waitsome *real, MPI_Fint *incount,
     int n = *incount;
     int tracked = rp_wait_snapshot_f(n, array_of_requests);
     MPI_Fint *sts = statuses_for(&tracked, n, array_of_statuses);
+    int saved = tracked && freq_save(n, array_of_requests);
     rp_enter(fn);
     real(incount, array_of_requests, outcount, array_of_indices, sts, &err);
-    if (tracked && (err == MPI_SUCCESS || err == MPI_ERR_IN_STATUS) && *outcount != MPI_UNDEFINED)
-        complete_some(*outcount, array_of_indices, sts, err);
+    if (tracked && (err == MPI_SUCCESS || err == MPI_ERR_IN_STATUS) &&
+        *outcount != MPI_UNDEFINED) {
+        idx_learn(abi, saved, n, array_of_indices, *outcount, array_of_requests);
+        complete_some(abi, n, *outcount, array_of_indices, sts, err);
+    }
     rp_leave();
     rpf_set_ierror(ierror, err);
 }
@@ -574,7 +664,7 @@ void rpf_MPI_Waitsome(int abi, MPI_Fint *incount, MPI_Fint *array_of_requests,
                       MPI_Fint *outcount, MPI_Fint *array_of_indices,
                       MPI_Fint *array_of_statuses, MPI_Fint *ierror)
 {
-    some_common(RP_FN_MPI_Waitsome, (rpf_t_MPI_Waitsome *)rpf_real(RP_FN_MPI_Waitsome, abi),
+    some_common(abi, RP_FN_MPI_Waitsome, (rpf_t_MPI_Waitsome *)rpf_real(RP_FN_MPI_Waitsome, abi),
                 incount, array_of_requests, outcount, array_of_indices, array_of_statuses,
                 ierror);
 }
@@ -584,7 +674,7 @@ void rpf_MPI_Testsome(int abi, MPI_Fint *incount, MPI_Fint *array_of_requests,
                       MPI_Fint *array_of_statuses, MPI_Fint *ierror)
 {
     /* same signature as Waitsome (both typedefs are generated from the table) */
-    some_common(RP_FN_MPI_Testsome, (rpf_t_MPI_Waitsome *)rpf_real(RP_FN_MPI_Testsome, abi),
+    some_common(abi, RP_FN_MPI_Testsome, (rpf_t_MPI_Waitsome *)rpf_real(RP_FN_MPI_Testsome, abi),
                 incount, array_of_requests, outcount, array_of_indices, array_of_statuses,
                 ierror);
 }

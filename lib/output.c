@@ -339,6 +339,15 @@ int output_write_rank(int final)
     char path[sizeof out_via + 32], shown[sizeof out_dir + 32];
     snprintf(path, sizeof path, "%s/rank-%05u.rpp", out_via, rp_rt.rank);
     snprintf(shown, sizeof shown, "%s/rank-%05u.rpp", out_dir, rp_rt.rank);
+    /* Our own data failing the reader's checks is a bug of ours: say which
+     * check, rather than a bare EINVAL from the writer. */
+    char why[256];
+    if (rpfile_validate(&d, why, sizeof why) != 0) {
+        rp_warn(1, "cannot write %s: internal error: %s", shown, why);
+        free_export(&d);
+        errno = EINVAL;
+        return -1;
+    }
     rp_fault_writing(path);
     int rc = rpfile_write(path, &d);
     int saved = errno;

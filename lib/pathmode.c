@@ -27,11 +27,34 @@ static uint32_t   pend_src = RP_NO_RANK, pend_bytes;
 static uint64_t   cur_phase;
 static rp_task   *tasks;
 static uint64_t   n_tasks, cap_tasks;
+static uint64_t   phase_first_task;   /* tasks[] index where this phase's begin */
 static rp_pathsum *sums;
 static uint32_t   n_sums, cap_sums;
 static rp_edge   *edges;
 static uint64_t   n_edges, cap_edges;
 static uint64_t   eager_tasks, alloc_failures;
+
+static void reverse_tasks(rp_task *t, uint64_t n)
+{
+    for (uint64_t i = 0; i < n / 2; i++) {
+        rp_task x = t[i];
+        t[i] = t[n - 1 - i];
+        t[n - 1 - i] = x;
+    }
+}
+
+/* Tasks are kept in event order (the file format requires it).  A phase
+ * whose index space overflowed committed its later tasks eagerly, before
+ * the lazily committed ones of its buffer, which all ended earlier: swap
+ * the two runs, [first, mid) and [mid, n_tasks), in place. */
+static void order_phase_tasks(uint64_t first, uint64_t mid)
+{
+    if (first >= mid || mid >= n_tasks)
+        return;
+    reverse_tasks(tasks + first, mid - first);
+    reverse_tasks(tasks + mid, n_tasks - mid);
+    reverse_tasks(tasks + first, n_tasks - first);
+}
 
 static int grow(void **arr, uint64_t *cap, uint64_t need, size_t elem)
 {
@@ -186,6 +209,7 @@ void pathmode_phase_end(uint64_t phase)
 {
     const rp_pathset *ps = &rp_rt.ps;
     if (rp_rt.cfg.mode == RP_MODE_PATH) {
+        uint64_t eager_end = n_tasks;   /* eager commits of this phase end here */
         commit_phase(ps, rp_rt.rank, &rp_rt.items, mark_item, NULL);
         /* An overflowed summary lost track of the path's tail: keep all of
          * my tasks after my last interval on it (partial pruning). */
@@ -216,6 +240,7 @@ void pathmode_phase_end(uint64_t phase)
             t->msg_bytes = meta[i].msg_bytes;
             t->path_mask = meta[i].mask;
         }
+        order_phase_tasks(phase_first_task, eager_end);
     }
     /* Both modes: the selected paths of the phase (intervals in path mode). */
     for (uint32_t j = 0; j < ps->n; j++) {
@@ -249,6 +274,7 @@ void pathmode_phase_end(uint64_t phase)
         n_sums++;
     }
     cur_phase = phase + 1;
+    phase_first_task = n_tasks;
 }
 
 void pathmode_export(rp_rankdata *d)

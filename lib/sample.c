@@ -427,6 +427,21 @@ typedef struct drain_ctx {
     int64_t task;     /* the open task */
 } drain_ctx;
 
+/* A task sample at CCT node `node` of weight w: a new item of the open
+ * task, and every path-summary of the rank's set extended with it.
+ * 0, or -1 when the item buffer is full.  Async-signal-safe. */
+static int push_task_sample(uint32_t node, int64_t w)
+{
+    int32_t i = itembuf_push(&rp_rt.items, node, 0, w);
+    if (i < 0)
+        return -1;
+    pathset_extend(&rp_rt.ps, rp_rt.rank, (uint16_t)i,
+                   rp_rt.cfg.mode == RP_MODE_PATH ? RP_SUMMARY_PATH : RP_SUMMARY_PROF,
+                   &rp_rt.rng);
+    adapt_period();
+    return 0;
+}
+
 /* One drained worker sample (main thread, CCT writer). */
 static void drain_rec(void *cv, const uintptr_t *pcs, uint32_t n, int64_t task,
                       uint32_t flags, int64_t w)
@@ -436,13 +451,7 @@ static void drain_rec(void *cv, const uintptr_t *pcs, uint32_t n, int64_t task,
     cct_add(&g_cct, node, RP_MET_RANK, w);
     rp_thr_cnt.samples++;
     if (c->charge && task == c->task && !(flags & RP_THR_F_INMPI)) {
-        int32_t i = itembuf_push(&rp_rt.items, node, 0, w);
-        if (i >= 0) {
-            pathset_extend(&rp_rt.ps, rp_rt.rank, (uint16_t)i,
-                           rp_rt.cfg.mode == RP_MODE_PATH ? RP_SUMMARY_PATH
-                                                          : RP_SUMMARY_PROF,
-                           &rp_rt.rng);
-            adapt_period();
+        if (push_task_sample(node, w) == 0) {
             rp_thr_cnt.charged++;
             return;
         }
@@ -547,16 +556,8 @@ static void on_sigprof(int sig, siginfo_t *si, void *ucv)
         g_carried_ns = 0;
         cct_add(&g_cct, node, RP_MET_RANK, w);
         rp_sample_cnt.samples++;
-        int32_t i = itembuf_push(&rp_rt.items, node, 0, w);
-        if (i >= 0) {
-            pathset_extend(&rp_rt.ps, rp_rt.rank, (uint16_t)i,
-                           rp_rt.cfg.mode == RP_MODE_PATH ? RP_SUMMARY_PATH
-                                                          : RP_SUMMARY_PROF,
-                           &rp_rt.rng);
-            adapt_period();
-        } else {
+        if (push_task_sample(node, w) != 0)
             rp_sample_cnt.samples_dropped++;
-        }
     }
     g_last_sample_ns = now;
     /* Worker samples: in a task they may join the task's paths; inside

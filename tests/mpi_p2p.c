@@ -507,6 +507,22 @@ static void sec_large(void)
     free(b);
 }
 
+/* A long phase: 600 ring exchanges with no collective in between, so a
+ * path-mode run with RP_BUFFER=256 overflows the phase's task index space
+ * deterministically (test_p2p.sh). */
+static void sec_long_phase(void)
+{
+    int v = me, got = 0;
+    unsigned acc = 0;
+    for (int i = 0; i < 600; i++) {
+        MPI_Sendrecv(&v, 1, MPI_INT, right, 95, &got, 1, MPI_INT, left, 95, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
+        acc = acc * 31u + (unsigned)got;
+        v = got + 1;
+    }
+    rpt_out("r%d long phase acc=%08x\n", me, acc);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -526,6 +542,7 @@ int main(int argc, char **argv)
     sec_probe();
     sec_cancel();
     sec_large();
+    sec_long_phase();
 
     rpt_out("r%d p2p done\n", me);
     rpt_flush();

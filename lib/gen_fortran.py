@@ -141,9 +141,8 @@ def body(kind, name, fparams):
                 "    rp_leave();"]
     if kind in ("coll_in", "coll_out"):
         need(args, name, "root", "comm")
-        return ["    rp_enter(%s);" % fid, "    rp_hook_%s_start(*root, %s);" % (kind, comm), call,
+        return ["    rp_enter(%s);" % fid, call,
                 "    if (rp_err == MPI_SUCCESS) rp_hook_%s(*root, %s);" % (kind, comm),
-                "    else rp_hook_coll_abort();",
                 "    rp_leave();"]
     if kind in NBC_SHAPE:
         need(args, name, "comm", "request")

@@ -84,12 +84,10 @@ void rp_hook_irecv(MPI_Request req, int source, int tag, MPI_Comm comm, int pers
 void rp_hook_psend_init(MPI_Request req, int dest, int tag, MPI_Comm comm);
 /* Collectives (wrap_coll.c). */
 void rp_hook_coll_all(MPI_Comm comm);
-/* Blocking collectives post (the start of) their path exchange before the
- * user's call (rp_hook_coll_*_start) and complete it in the matching
- * rp_hook_coll_*, or, when the user's call failed, in rp_hook_coll_abort. */
+/* All-to-all collectives post their first exchange round before the user's
+ * call (rp_hook_coll_all_start) and complete it in rp_hook_coll_all, or
+ * withdraw it when the user's call failed (rp_hook_coll_abort). */
 void rp_hook_coll_all_start(MPI_Comm comm);
-void rp_hook_coll_in_start(int root, MPI_Comm comm);
-void rp_hook_coll_out_start(int root, MPI_Comm comm);
 void rp_hook_coll_abort(void);
 void rp_hook_coll_scan(MPI_Comm comm);
 void rp_hook_coll_in(int root, MPI_Comm comm);

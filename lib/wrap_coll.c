@@ -98,28 +98,22 @@ void rp_coll_allreduce_paths(rp_comm *c)
     allreduce_paths_from(c, 1);
 }
 
-/* ---- exchanges overlapped with the user's collective ----------------------
+/* ---- the first round, overlapped with the user's collective --------------
  * The set a member contributes is final when its collective call begins
  * (the task ended at entry; samples inside MPI do not extend it), so the
- * exchange is posted, non-blocking, before the user's call and completed
- * after it: its latency hides behind the user's own collective.
- *   all-to-all  the first round (at 2 ranks, the whole exchange);
- *               matching stays exact: in one collective each ordered pair
- *               exchanges at most one message on the shadow with
- *               RP_TAG_COLL, and MPI keeps pairs in order;
- *   from root   the first broadcast chunk (MPI_Ibcast);
- *   to root     the gather (MPI_Igather).
- * Non-blocking collectives on the shadow are started by every member at
- * the entry of the same user collective, so they are ordered alike.
+ * first exchange round of an all-to-all collective is posted, non-blocking,
+ * before the user's call and completed after it: its latency hides behind
+ * the user's own collective (at 2 ranks that is the whole exchange).
+ * Matching stays exact: in one collective each ordered pair of members
+ * exchanges at most one message on the shadow with RP_TAG_COLL, and MPI
+ * keeps a pair's messages in order.  Rooted collectives keep their blocking
+ * exchange: MPI_Ibcast / MPI_Igather (libnbc in Open MPI 4.1) measured
+ * 3-4x slower than the blocking broadcast they would replace.
  * Main thread only, one collective at a time (wrappers do not nest). */
 static struct {
     rp_comm    *c;          /* NULL: nothing posted */
-    int         kind;       /* RP_COLL_ALL, RP_COLL_OUT or RP_COLL_IN */
-    int         root;
-    MPI_Request req[2];     /* all-to-all: receive, send; rooted: [0] */
-    uint8_t    *sbuf, *rbuf;       /* max_wire bytes each, zeroed once */
-    uint8_t    *all;               /* to-root gather at the root */
-    size_t      all_cap;
+    MPI_Request req[2];     /* receive, send */
+    uint8_t    *sbuf, *rbuf;       /* max_wire bytes each */
 } g_pre;
 
 static int pre_buffers(void)
@@ -127,8 +121,8 @@ static int pre_buffers(void)
     if (g_pre.sbuf)
         return 0;
     uint32_t cap = rp_rt.max_wire;
-    g_pre.sbuf = calloc(1, cap);   /* zeroed: gathers send whole slots */
-    g_pre.rbuf = calloc(1, cap);
+    g_pre.sbuf = malloc(cap);
+    g_pre.rbuf = malloc(cap);
     if (g_pre.sbuf && g_pre.rbuf)
         return 0;
     free(g_pre.sbuf);
@@ -137,28 +131,13 @@ static int pre_buffers(void)
     return -1;                     /* the blocking exchange does it all */
 }
 
-/* A communicator whose collective can be overlapped (else NULL; the
- * completion hook then counts and handles it as before). */
-static rp_comm *pre_comm(MPI_Comm comm)
-{
-    if (rp_rt.local_paths)
-        return NULL;
-    rp_comm *c = comm_lookup(comm);
-    if (!c || c->inter || c->size == 1 || pre_buffers() != 0)
-        return NULL;
-    return c;
-}
-
-static uint32_t bcast_chunk(void)
-{
-    return rp_rt.max_wire < BCAST_CHUNK ? rp_rt.max_wire : BCAST_CHUNK;
-}
-
 void rp_hook_coll_all_start(MPI_Comm comm)
 {
-    rp_comm *c = pre_comm(comm);
-    if (!c)
+    if (rp_rt.local_paths)
         return;
+    rp_comm *c = comm_lookup(comm);
+    if (!c || c->inter || c->size == 1 || pre_buffers() != 0)
+        return;          /* rp_hook_coll_all counts and handles these */
     uint32_t cap = rp_rt.max_wire;
     int n = c->size, me = c->rank, dst, src;
     if ((n & (n - 1)) == 0) {
@@ -178,115 +157,41 @@ void rp_hook_coll_all_start(MPI_Comm comm)
         return;
     }
     g_pre.c = c;
-    g_pre.kind = RP_COLL_ALL;
-}
-
-void rp_hook_coll_out_start(int root, MPI_Comm comm)
-{
-    rp_comm *c = pre_comm(comm);
-    if (!c || root < 0 || root >= c->size)
-        return;
-    if (c->rank == root)
-        pathset_encode(&rp_rt.ps, g_pre.sbuf, rp_rt.max_wire);
-    if (PMPI_Ibcast(g_pre.sbuf, (int)bcast_chunk(), MPI_BYTE, root, c->coll,
-                    &g_pre.req[0]) != MPI_SUCCESS)
-        return;
-    g_pre.c = c;
-    g_pre.kind = RP_COLL_OUT;
-    g_pre.root = root;
-}
-
-void rp_hook_coll_in_start(int root, MPI_Comm comm)
-{
-    rp_comm *c = pre_comm(comm);
-    if (!c || root < 0 || root >= c->size)
-        return;
-    uint32_t cap = rp_rt.max_wire;
-    size_t need = (size_t)cap * (size_t)c->size;
-    if (c->rank == root && g_pre.all_cap < need) {
-        uint8_t *a = calloc(1, need);
-        if (!a)
-            return;     /* the blocking path copes (and counts) */
-        free(g_pre.all);
-        g_pre.all = a;
-        g_pre.all_cap = need;
-    }
-    pathset_encode(&rp_rt.ps, g_pre.sbuf, cap);
-    if (PMPI_Igather(g_pre.sbuf, (int)cap, MPI_BYTE, g_pre.all, (int)cap, MPI_BYTE, root,
-                     c->coll, &g_pre.req[0]) != MPI_SUCCESS)
-        return;
-    g_pre.c = c;
-    g_pre.kind = RP_COLL_IN;
-    g_pre.root = root;
-}
-
-/* Complete what was posted; join unless `join` is 0 (failed user call).
- * Only the all-to-all receive can be withdrawn: the shadow's non-blocking
- * collectives were started by every member, so waiting on them is safe,
- * and the broadcast's second part is done by all members alike. */
-static void pre_finish(int join)
-{
-    rp_comm *c = g_pre.c;
-    uint32_t cap = rp_rt.max_wire;
-    g_pre.c = NULL;
-    if (g_pre.kind == RP_COLL_ALL) {
-        MPI_Status st[2];
-        int len = 0;
-        if (!join) {
-            int cancelled = 0;
-            PMPI_Cancel(&g_pre.req[0]);
-            PMPI_Wait(&g_pre.req[0], &st[0]);
-            PMPI_Test_cancelled(&st[0], &cancelled);
-            if (!cancelled)
-                rp_counters[RP_CNT_UNMATCHED_PS]++;
-            PMPI_Request_free(&g_pre.req[1]);   /* completes on its own */
-            return;
-        }
-        PMPI_Waitall(2, g_pre.req, st);
-        PMPI_Get_count(&st[0], MPI_BYTE, &len);
-        proto_join_buffer(g_pre.rbuf, len, 0);
-    } else if (g_pre.kind == RP_COLL_OUT) {
-        PMPI_Wait(&g_pre.req[0], MPI_STATUS_IGNORE);
-        uint32_t chunk = bcast_chunk(), len = wire_len(g_pre.sbuf);
-        if (len > cap) {         /* corrupt: everyone saw the same header */
-            rp_counters[RP_CNT_PS_DECODE_ERRORS]++;
-            return;
-        }
-        if (len > chunk)
-            PMPI_Bcast(g_pre.sbuf + chunk, (int)(len - chunk), MPI_BYTE, g_pre.root, c->coll);
-        if (join && c->rank != g_pre.root)
-            proto_join_buffer(g_pre.sbuf, (int)len, 0);
-    } else {
-        PMPI_Wait(&g_pre.req[0], MPI_STATUS_IGNORE);
-        if (join && c->rank == g_pre.root) {
-            for (int i = 0; i < c->size; i++) {
-                if (i == g_pre.root)
-                    continue;
-                const uint8_t *b = g_pre.all + (size_t)i * cap;
-                uint32_t len = wire_len(b);
-                proto_join_buffer(b, len <= cap ? (int)len : 0, 0);
-            }
-        }
-    }
 }
 
 void rp_hook_coll_abort(void)
 {
-    if (g_pre.c)
-        pre_finish(0);
+    /* The user's collective failed: withdraw our receive; the send is left
+     * to complete on its own (freed; counted at Finalize if never matched). */
+    if (!g_pre.c)
+        return;
+    int cancelled = 0;
+    MPI_Status st;
+    PMPI_Cancel(&g_pre.req[0]);
+    PMPI_Wait(&g_pre.req[0], &st);
+    PMPI_Test_cancelled(&st, &cancelled);
+    if (!cancelled)
+        rp_counters[RP_CNT_UNMATCHED_PS]++;
+    PMPI_Request_free(&g_pre.req[1]);
+    g_pre.c = NULL;
 }
 
-/* The completion hooks: 1 if the posted exchange of this kind on c was
- * finished (joined) here; else anything stale is withdrawn, and 0 tells
- * the caller to run the blocking exchange. */
-static int pre_complete(rp_comm *c, int kind)
+/* 1 if the first round was posted on c and is now completed and joined;
+ * else anything stale is withdrawn, and 0 tells the caller to run all
+ * rounds itself. */
+static int pre_complete(rp_comm *c)
 {
-    if (g_pre.c && g_pre.c == c && g_pre.kind == kind) {
-        pre_finish(1);
-        return 1;
+    if (!g_pre.c || g_pre.c != c) {
+        rp_hook_coll_abort();
+        return 0;
     }
-    rp_hook_coll_abort();
-    return 0;
+    MPI_Status st[2];
+    int len = 0;
+    PMPI_Waitall(2, g_pre.req, st);
+    PMPI_Get_count(&st[0], MPI_BYTE, &len);
+    g_pre.c = NULL;
+    proto_join_buffer(g_pre.rbuf, len, 0);
+    return 1;
 }
 
 static rp_comm *coll_comm(MPI_Comm comm)
@@ -320,7 +225,7 @@ void rp_hook_coll_all(MPI_Comm comm)
         return;
     }
     rp_comm *c = coll_comm(comm);
-    if (pre_complete(c, RP_COLL_ALL))
+    if (pre_complete(c))
         allreduce_paths_from(c, 2);
     else if (!c || inter_join(c))
         return;
@@ -336,12 +241,9 @@ void rp_hook_coll_out(int root, MPI_Comm comm)
     if (rp_rt.local_paths)
         return;
     rp_comm *c = coll_comm(comm);
-    if (pre_complete(c, RP_COLL_OUT))
-        ;
-    else if (!c || inter_join(c) || c->size == 1)
+    if (!c || inter_join(c) || c->size == 1)
         return;
-    else
-        bcast_set(c, root, 0);
+    bcast_set(c, root, 0);
     pathmode_coll(c, RP_COLL_OUT, root, 0);
     rp_counters[RP_CNT_COLL_JOINS]++;
 }
@@ -351,11 +253,6 @@ void rp_hook_coll_in(int root, MPI_Comm comm)
     if (rp_rt.local_paths)
         return;
     rp_comm *c = coll_comm(comm);
-    if (pre_complete(c, RP_COLL_IN)) {
-        pathmode_coll(c, RP_COLL_IN, root, 0);
-        rp_counters[RP_CNT_COLL_JOINS]++;
-        return;
-    }
     if (!c || inter_join(c) || c->size == 1)
         return;
     uint32_t cap = rp_rt.max_wire;

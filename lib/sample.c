@@ -371,13 +371,32 @@ static int mpi_user_start(const uintptr_t *pcs, int n)
 
 /* ---- the handler ---------------------------------------------------------- */
 
+/* Wall-clock timers expire on multiples of the period of CLOCK_MONOTONIC,
+ * the same instants on every rank of a node (and on every node, to the
+ * precision of their clocks).  A sample stalls its rank for ~20 us; when
+ * the ranks' stalls coincide, a tightly coupled program waits for one
+ * stall per period instead of one per rank (each rank's stall would
+ * otherwise delay its partners at the next synchronisation).  A doubled
+ * period is a multiple of the old one, so ranks that doubled and ranks
+ * that did not still meet.  Set once at start (main thread). */
+static int g_align;
+
 static void set_period(int64_t ns)
 {
     struct itimerspec its;
     its.it_interval.tv_sec = ns / 1000000000;
     its.it_interval.tv_nsec = ns % 1000000000;
     its.it_value = its.it_interval;
-    timer_settime(g_timer, 0, &its, NULL);   /* async-signal-safe */
+    int flags = 0;
+    struct timespec now;
+    if (g_align && clock_gettime(CLOCK_MONOTONIC, &now) == 0) {   /* async-signal-safe */
+        int64_t t = (int64_t)now.tv_sec * 1000000000LL + now.tv_nsec;
+        int64_t next = (t / ns + 1) * ns;
+        its.it_value.tv_sec = next / 1000000000;
+        its.it_value.tv_nsec = next % 1000000000;
+        flags = TIMER_ABSTIME;
+    }
+    timer_settime(g_timer, flags, &its, NULL);   /* async-signal-safe */
 }
 
 static void adapt_period(void)
@@ -703,6 +722,7 @@ int sample_start(const rp_config *cfg)
         return -1;
     }
     g_timer_ok = 1;
+    g_align = clk == CLOCK_MONOTONIC;
     g_base_period_ns = g_cur_period_ns = (int64_t)cfg->period_us * 1000;
     set_thresholds();
     g_last_sample_ns = rp_now_ns();

@@ -574,6 +574,19 @@ void rpf_MPI_Testall(int abi, MPI_Fint *count, MPI_Fint *array_of_requests, MPI_
     rpf_set_ierror(ierror, err);
 }
 
+/* Waitany/Testany reported request *index (Fortran numbering) complete
+ * with status st: learn the binding's index base, then join it. */
+static void any_completed(int abi, int saved, int n, MPI_Fint *index, MPI_Fint *st,
+                          MPI_Fint *array_of_requests)
+{
+    MPI_Status cst;
+    idx_learn(abi, saved, n, index, 1, array_of_requests);
+    int e = idx_entry(abi, *index, n);
+    PMPI_Status_f2c(st, &cst);
+    if (e >= 0)
+        rp_wait_complete(e, &cst);
+}
+
 void rpf_MPI_Waitany(int abi, MPI_Fint *count, MPI_Fint *array_of_requests, MPI_Fint *index,
                      MPI_Fint *status, MPI_Fint *ierror)
 {
@@ -591,14 +604,8 @@ void rpf_MPI_Waitany(int abi, MPI_Fint *count, MPI_Fint *array_of_requests, MPI_
     MPI_Fint *st = (tracked && rpf_status_ignore(status)) ? stbuf : status;
     rp_enter(RP_FN_MPI_Waitany);
     real(count, array_of_requests, index, st, &err);
-    if (tracked && err == MPI_SUCCESS && *index != MPI_UNDEFINED) {
-        MPI_Status cst;
-        idx_learn(abi, saved, n, index, 1, array_of_requests);
-        int e = idx_entry(abi, *index, n);
-        PMPI_Status_f2c(st, &cst);
-        if (e >= 0)
-            rp_wait_complete(e, &cst);
-    }
+    if (tracked && err == MPI_SUCCESS && *index != MPI_UNDEFINED)
+        any_completed(abi, saved, n, index, st, array_of_requests);
     rp_leave();
     rpf_set_ierror(ierror, err);
 }
@@ -620,14 +627,8 @@ void rpf_MPI_Testany(int abi, MPI_Fint *count, MPI_Fint *array_of_requests, MPI_
     MPI_Fint *st = (tracked && rpf_status_ignore(status)) ? stbuf : status;
     rp_enter(RP_FN_MPI_Testany);
     real(count, array_of_requests, index, flag, st, &err);
-    if (tracked && err == MPI_SUCCESS && *flag && *index != MPI_UNDEFINED) {
-        MPI_Status cst;
-        idx_learn(abi, saved, n, index, 1, array_of_requests);
-        int e = idx_entry(abi, *index, n);
-        PMPI_Status_f2c(st, &cst);
-        if (e >= 0)
-            rp_wait_complete(e, &cst);
-    }
+    if (tracked && err == MPI_SUCCESS && *flag && *index != MPI_UNDEFINED)
+        any_completed(abi, saved, n, index, st, array_of_requests);
     rp_leave();
     rpf_set_ierror(ierror, err);
 }

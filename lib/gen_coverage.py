@@ -10,9 +10,9 @@ from gen_wrappers import parse  # noqa: E402
 
 KIND = {
     "event": "event (the task ends); no path exchange",
-    "send": "event; **branch**: my path-set to `dest` (Isend on the p2p shadow, payload's tag) after the payload",
-    "isend": "event; **branch** (non-blocking, pooled Isend) after the payload call",
-    "recv": "event; **join** with the path-set of `status.MPI_SOURCE`/`MPI_TAG`",
+    "send": "event; **branch**: my path-set to `dest` (Isend on the p2p shadow, payload's tag) before the payload (after it when the arguments might make the call fail)",
+    "isend": "event; **branch** (non-blocking, pooled Isend) before the payload call (after it when the arguments might make the call fail)",
+    "recv": "event; **join** with the path-set of `status.MPI_SOURCE`/`MPI_TAG` (known source and tag, C, prof mode: received and joined while the payload is in transit)",
     "irecv": "not an event; path-set receive pre-posted when source and tag are known; **join** when a Wait/Test completes it",
     "psend_init": "not an event; **branches** at every `MPI_Start`",
     "precv_init": "not an event; pre-posts at every `MPI_Start`, **joins** at every completion",

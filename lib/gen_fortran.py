@@ -99,9 +99,12 @@ def body(kind, name, fparams):
     if kind == "event":
         return ["    rp_enter(%s);" % fid, call, "    rp_leave();"]
     if kind in ("send", "isend"):
-        need(args, name, "dest", "tag", "comm")
-        return ["    rp_enter(%s);" % fid, call,
-                "    if (rp_err == MPI_SUCCESS) rp_hook_branch(*dest, *tag, %s);" % comm,
+        # The path-set goes before the payload, as in the C wrappers.
+        need(args, name, "count", "datatype", "dest", "tag", "comm")
+        return ["    rp_enter(%s);" % fid,
+                "    int rp_sent = rp_hook_branch_first(*count, PMPI_Type_f2c(*datatype), "
+                "*dest, *tag, %s);" % comm, call,
+                "    if (!rp_sent && rp_err == MPI_SUCCESS) rp_hook_branch(*dest, *tag, %s);" % comm,
                 "    rp_leave();"]
     if kind == "recv":
         need(args, name, "status", "comm")

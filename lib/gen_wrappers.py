@@ -56,17 +56,24 @@ def body(kind, name, args):
     if kind == "event":
         return ["    rp_enter(%s);" % fid, "    int rc = %s;" % call, "    rp_leave();"]
     if kind in ("send", "isend"):
-        need(args, name, "dest", "tag", "comm")
-        return ["    rp_enter(%s);" % fid, "    int rc = %s;" % call,
-                "    if (rc == MPI_SUCCESS) rp_hook_branch(dest, tag, comm);",
+        # The path-set goes first: it is on its way while the payload is
+        # sent, so the receiver can join it before the payload is in.
+        need(args, name, "count", "datatype", "dest", "tag", "comm")
+        return ["    rp_enter(%s);" % fid,
+                "    int rp_sent = rp_hook_branch_first(count, datatype, dest, tag, comm);",
+                "    int rc = %s;" % call,
+                "    if (!rp_sent && rc == MPI_SUCCESS) rp_hook_branch(dest, tag, comm);",
                 "    rp_leave();"]
     if kind == "recv":
-        need(args, name, "status", "comm")
+        need(args, name, "buf", "count", "datatype", "source", "tag", "status", "comm")
         call = call.replace("status)", "rp_st)")
         return ["    MPI_Status rp_stbuf;",
                 "    MPI_Status *rp_st = (status == MPI_STATUS_IGNORE) ? &rp_stbuf : status;",
-                "    rp_enter(%s);" % fid, "    int rc = %s;" % call,
-                "    if (rc == MPI_SUCCESS) rp_hook_join(rp_st, comm);",
+                "    rp_enter(%s);" % fid, "    int rc;",
+                "    if (!rp_recv_overlap(buf, count, datatype, source, tag, comm, rp_st, &rc)) {",
+                "        rc = %s;" % call,
+                "        if (rc == MPI_SUCCESS) rp_hook_join(rp_st, comm);",
+                "    }",
                 "    rp_leave();"]
     if kind == "irecv":
         need(args, name, "source", "tag", "comm", "request")

@@ -78,7 +78,19 @@ static inline void rp_leave_local(void)
 }
 
 /* Point-to-point (wrap_p2p.c). */
+/* Send the path-set of a message to dest. */
 void rp_hook_branch(int dest, int tag, MPI_Comm comm);
+/* The same before the payload's send call, so the receiver may join it
+ * while the payload is still on its way: 1 if done (or nothing to do), 0
+ * if the arguments might make the call fail -- then the caller sends it
+ * with rp_hook_branch after a successful call. */
+int  rp_hook_branch_first(int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+/* A blocking receive whose path-set can be joined while the payload is
+ * still on its way (known source and tag, prof mode): does the whole
+ * receive and join, sets *rc and returns 1; 0 when the caller should do
+ * PMPI_Recv and rp_hook_join itself. */
+int  rp_recv_overlap(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+                     MPI_Comm comm, MPI_Status *st, int *rc);
 void rp_hook_join(MPI_Status *st, MPI_Comm comm);
 void rp_hook_irecv(MPI_Request req, int source, int tag, MPI_Comm comm, int persistent);
 void rp_hook_psend_init(MPI_Request req, int dest, int tag, MPI_Comm comm);

@@ -35,6 +35,8 @@
 #include "summary.h"
 
 #define RP_PATH_FLAGS_KNOWN RP_PATH_OVERFLOW
+/* Largest k with a REPR pick table (k*k u16: 8 KB at 64). */
+#define RP_REPR_TAB_MAX_K 64u
 
 int pathset_init(rp_pathset *ps, uint32_t k, uint32_t iv_cap)
 {
@@ -49,6 +51,14 @@ int pathset_init(rp_pathset *ps, uint32_t k, uint32_t iv_cap)
         pathset_free(ps);
         return -1;
     }
+    if (k <= RP_REPR_TAB_MAX_K) {
+        ps->repr_tab = malloc((size_t)k * k * sizeof *ps->repr_tab);
+        if (!ps->repr_tab) {
+            pathset_free(ps);
+            return -1;
+        }
+        select_repr_table(k, ps->repr_tab);
+    }
     ps->k_cap = k;
     ps->iv_cap = iv_cap;
     for (uint32_t i = 0; i < k; i++)
@@ -60,6 +70,7 @@ void pathset_free(rp_pathset *ps)
 {
     free(ps->p);
     free(ps->store);
+    free(ps->repr_tab);
     memset(ps, 0, sizeof *ps);
 }
 
@@ -245,8 +256,8 @@ int pathset_decode(rp_pathset *ps, const void *buf, size_t len)
  * cand in that order, dropping exact duplicates (mine's copy is kept).
  * Paths of different cost are ordered by cost alone; the full comparison
  * runs only on equal costs, where duplicates can be. */
-static uint32_t merge_unique(rp_path **cand, rp_path *a, uint32_t na,
-                             rp_path *b, uint32_t nb)
+static uint32_t merge_unique(const rp_path **cand, const rp_path *a, uint32_t na,
+                             const rp_path *b, uint32_t nb)
 {
     uint32_t i = 0, j = 0, n = 0;
     while (i < na && j < nb) {
@@ -268,78 +279,265 @@ static uint32_t merge_unique(rp_path **cand, rp_path *a, uint32_t na,
     return n;
 }
 
-/* Any order: gather, then select_k sorts and drops duplicates. */
-static uint32_t gather_candidates(rp_path **cand, rp_path *a, uint32_t na,
-                                  rp_path *b, uint32_t nb)
+/* mine <- the m picked paths, in order, with no allocation and no interval
+ * copies for paths that stay: the interval buffers of mine's k_cap slots
+ * are permuted (a buffer follows its path to its new slot), and buffers of
+ * dropped or unused slots receive the picked paths of the other set (their
+ * intervals may live in a received buffer).  m <= k_cap, so there are
+ * always enough free buffers.  This runs at every message: for k <= 64 the
+ * kept and free slots are bit masks. */
+static void apply_picks(rp_pathset *mine, const rp_path *const *pick, uint32_t m)
 {
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < na; i++)
-        cand[n++] = &a[i];
-    for (uint32_t j = 0; j < nb; j++)
-        cand[n++] = &b[j];
-    return n;
+    uint32_t k = mine->k_cap, na = mine->n;
+    rp_path newp[k];
+    /* which slot a pick comes from: pointer difference as an integer,
+     * because pick[j] may point into another array */
+#define SLOT_OF(q) ((uintptr_t)(q) - (uintptr_t)mine->p)
+    const uintptr_t mine_bytes = (uintptr_t)na * sizeof *mine->p;
+
+    if (k <= 64) {
+        uint64_t kept = 0, from_mine = 0;
+        for (uint32_t j = 0; j < m; j++) {
+            uintptr_t off = SLOT_OF(pick[j]);
+            if (off < mine_bytes) {
+                kept |= 1ull << (off / sizeof *mine->p);
+                from_mine |= 1ull << j;
+            }
+        }
+        uint64_t free_slots = ~kept & (k == 64 ? ~0ull : (1ull << k) - 1);
+        for (uint32_t j = 0; j < k; j++) {
+            if (j < m) {
+                newp[j] = *pick[j];
+                if (from_mine >> j & 1)
+                    continue;  /* keeps its own buffer */
+            }
+            uint32_t s = (uint32_t)__builtin_ctzll(free_slots);
+            free_slots &= free_slots - 1;
+            if (j < m) {
+                newp[j].iv = mine->p[s].iv;
+                path_copy_into(&newp[j], pick[j], mine->iv_cap);
+            } else {
+                /* slots m.. get the buffers left over, so every slot still
+                 * owns a distinct iv_cap-sized region of mine->store */
+                path_clear(&newp[j]);
+                newp[j].iv = mine->p[s].iv;
+            }
+        }
+    } else {
+        rp_interval *freebuf[k];
+        uint8_t kept[k];
+        uint32_t nfree = 0, f = 0;
+        memset(kept, 0, sizeof kept);
+        for (uint32_t j = 0; j < m; j++) {
+            uintptr_t off = SLOT_OF(pick[j]);
+            if (off < mine_bytes)
+                kept[off / sizeof *mine->p] = 1;
+        }
+        for (uint32_t s = 0; s < k; s++)
+            if (!kept[s])
+                freebuf[nfree++] = mine->p[s].iv;
+        for (uint32_t j = 0; j < m; j++) {
+            newp[j] = *pick[j];
+            if (SLOT_OF(pick[j]) < mine_bytes)
+                continue;
+            newp[j].iv = freebuf[f++];
+            path_copy_into(&newp[j], pick[j], mine->iv_cap);
+        }
+        for (uint32_t j = m; j < k; j++) {
+            path_clear(&newp[j]);
+            newp[j].iv = freebuf[f++];
+        }
+    }
+#undef SLOT_OF
+    memcpy(mine->p, newp, (size_t)k * sizeof *newp);
+    mine->n = m;
 }
 
-static int from_set(const rp_pathset *ps, const rp_path *p)
+static int join_fast(rp_pathset *mine, const rp_path *in, uint32_t nb, rp_select_mode sel);
+
+/* mine <- select_k(mine U in[0..nb)).  The fast case (both sides in
+ * select_path_cmp order without duplicates, as selection output and
+ * checked decodes are) merges in one pass and, for REPR, picks from the
+ * pre-computed table; otherwise the general sort runs (summary eviction can
+ * reorder equal-cost paths). */
+static void join_paths(rp_pathset *mine, const rp_path *in, uint32_t nb, int in_sorted,
+                       rp_select_mode sel)
 {
-    uintptr_t a = (uintptr_t)ps->p, x = (uintptr_t)p;
-    return x >= a && x < a + (uintptr_t)ps->n * sizeof *ps->p;
+    uint32_t k = mine->k_cap, na = mine->n, nc, m;
+    const rp_path *cand[na + nb];
+    const rp_path *pick[k];
+
+    if (in_sorted && select_sorted_unique(mine->p, na)) {
+        nc = merge_unique(cand, mine->p, na, in, nb);
+        if (nc <= k) {
+            apply_picks(mine, cand, nc);
+            return;
+        }
+        if (sel == RP_SELECT_REPR && mine->repr_tab && nc <= 2 * k) {
+            const uint16_t *row = mine->repr_tab + (size_t)(nc - k - 1) * k;
+            for (uint32_t j = 0; j < k; j++)
+                pick[j] = cand[row[j]];
+            m = k;
+        } else {
+            select_k_sorted((rp_path **)cand, nc, k, sel, (rp_path **)pick, &m);
+        }
+    } else {
+        nc = 0;
+        for (uint32_t i = 0; i < na; i++)
+            cand[nc++] = &mine->p[i];
+        for (uint32_t j = 0; j < nb; j++)
+            cand[nc++] = &in[j];
+        /* select_k reorders cand and returns pointers into it; it never
+         * writes through them. */
+        select_k((rp_path **)cand, nc, k, sel, (rp_path **)pick, &m);
+    }
+    apply_picks(mine, pick, m);
 }
 
-/* mine <- select_k(mine U in) with no allocation and no interval copies
- * for paths that stay: the interval buffers of mine's k_cap slots are
- * permuted (a buffer follows its path to its new slot), and buffers of
- * dropped or unused slots receive the paths taken from `in`.  Selection
- * keeps at most k_cap paths, so there are always enough free buffers.
- * Cost: O((k + n_in) * iv) compares for the merge plus O(n_in * iv) copies. */
 void pathset_join(rp_pathset *mine, const rp_pathset *in, rp_select_mode sel)
 {
     if (in == mine || in->n == 0)
         return;  /* joining with itself or nothing changes nothing */
-    uint32_t k = mine->k_cap;
-    uint32_t nc = mine->n + in->n;
-    /* VLAs: k is small (clamped by the runtime to fit the eager limit). */
-    rp_path *cand[nc];
-    rp_path *pick[nc];
+    int sorted = select_sorted_unique(in->p, in->n);
+    if (!sorted || !join_fast(mine, in->p, in->n, sel))
+        join_paths(mine, in->p, in->n, sorted, sel);
+}
+
+/* The join of every received message, for the usual case: k <= 64 (so
+ * slots and picks fit in bit masks and bytes), REPR with its pick table or
+ * TOPK, and mine in order.  Equal to join_paths, in about half the
+ * instructions: it runs on the receiver's critical path, ahead of its
+ * next send.  Returns 0 when it does not apply (nothing changed). */
+static int join_fast(rp_pathset *mine, const rp_path *in, uint32_t nb, rp_select_mode sel)
+{
+    uint32_t k = mine->k_cap, na = mine->n;
+    rp_path *a = mine->p;
+    if (k > 64 || (sel == RP_SELECT_REPR && !mine->repr_tab) || !select_sorted_unique(a, na))
+        return 0;
+    /* merged order as codes: mine's index, or 0x80 | in's index */
+    uint8_t code[128], pk[64];
+    uint32_t i = 0, j = 0, n = 0, m;
+    while (i < na && j < nb) {
+        if (a[i].cost_ns > in[j].cost_ns) {
+            code[n++] = (uint8_t)i++;
+        } else if (a[i].cost_ns < in[j].cost_ns) {
+            code[n++] = (uint8_t)(0x80u | j++);
+        } else {
+            int c = select_path_cmp(&a[i], &in[j]);
+            if (c <= 0) {
+                j += c == 0;  /* the same path on both sides: keep mine */
+                code[n++] = (uint8_t)i++;
+            } else {
+                code[n++] = (uint8_t)(0x80u | j++);
+            }
+        }
+    }
+    while (i < na)
+        code[n++] = (uint8_t)i++;
+    while (j < nb)
+        code[n++] = (uint8_t)(0x80u | j++);
+
+    const uint8_t *pick = code;
+    m = n;
+    if (n > k) {
+        m = k;
+        pick = pk;
+        if (sel == RP_SELECT_REPR) {
+            const uint16_t *row = mine->repr_tab + (size_t)(n - k - 1) * k;
+            for (uint32_t q = 0; q < k; q++)
+                pk[q] = code[row[q]];
+        } else {   /* TOPK: the (k+1)/2 most costly and the k/2 least */
+            uint32_t top = (k + 1) / 2, bottom = k / 2;
+            for (uint32_t q = 0; q < top; q++)
+                pk[q] = code[q];
+            for (uint32_t q = 0; q < bottom; q++)
+                pk[top + q] = code[n - bottom + q];
+        }
+    }
+
+    /* Slots whose path stays keep their interval buffer; picks from `in`
+     * take the buffers of the others, and their intervals are copied. */
+    uint64_t kept = 0;
+    for (uint32_t q = 0; q < m; q++)
+        if (!(pick[q] & 0x80u))
+            kept |= 1ull << pick[q];
+    uint64_t free_slots = ~kept & (k == 64 ? ~0ull : (1ull << k) - 1);
     rp_path newp[k];
-    rp_interval *freebuf[k];
-    uint8_t kept[k];
-    uint32_t m, nfree = 0, f = 0;
-
-    /* Both sets are normally in order already (selection output, decoded
-     * sets are cost-checked); summary eviction can reorder equal-cost
-     * paths, and then the general sort runs. */
-    if (select_sorted_unique(mine->p, mine->n) && select_sorted_unique(in->p, in->n)) {
-        nc = merge_unique(cand, mine->p, mine->n, in->p, in->n);
-        select_k_sorted(cand, nc, k, sel, pick, &m);
-    } else {
-        nc = gather_candidates(cand, mine->p, mine->n, in->p, in->n);
-        select_k(cand, nc, k, sel, pick, &m);
+    for (uint32_t q = 0; q < m; q++) {
+        uint32_t c = pick[q];
+        if (!(c & 0x80u)) {
+            newp[q] = a[c];
+            continue;
+        }
+        const rp_path *src = &in[c & 0x7fu];
+        uint32_t s = (uint32_t)__builtin_ctzll(free_slots);
+        free_slots &= free_slots - 1;
+        newp[q] = *src;
+        newp[q].iv = a[s].iv;
+        if (src->n_iv)   /* n_iv <= iv_cap: checked by the decoder */
+            memcpy(newp[q].iv, src->iv, (size_t)src->n_iv * sizeof *src->iv);
     }
-
-    memset(kept, 0, sizeof kept);
-    for (uint32_t j = 0; j < m; j++)
-        if (from_set(mine, pick[j]))
-            kept[pick[j] - mine->p] = 1;
-    for (uint32_t s = 0; s < k; s++)
-        if (!kept[s])
-            freebuf[nfree++] = mine->p[s].iv;
-
-    for (uint32_t j = 0; j < m; j++) {
-        newp[j] = *pick[j];
-        if (from_set(mine, pick[j]))
-            continue;  /* keeps its own buffer */
-        newp[j].iv = freebuf[f++];
-        path_copy_into(&newp[j], pick[j], mine->iv_cap);
+    for (uint32_t q = m; q < k; q++) {
+        uint32_t s = (uint32_t)__builtin_ctzll(free_slots);
+        free_slots &= free_slots - 1;
+        path_clear(&newp[q]);
+        newp[q].iv = a[s].iv;
     }
-    /* Slots m.. get the buffers left over, so every slot still owns a
-     * distinct iv_cap-sized region of mine->store. */
-    for (uint32_t j = m; j < k; j++) {
-        path_clear(&newp[j]);
-        newp[j].iv = freebuf[f++];
-    }
-    memcpy(mine->p, newp, (size_t)k * sizeof *newp);
+    memcpy(a, newp, (size_t)k * sizeof *newp);
     mine->n = m;
+    return 1;
+}
+
+int pathset_join_wire(rp_pathset *mine, const void *buf, size_t len, rp_select_mode sel)
+{
+    const uint8_t *b = buf, *r, *end;
+    uint16_t n_in;
+    uint32_t total, iv_cap = mine->iv_cap;
+    if (b == NULL || len < RP_PATHSET_HDR_BYTES || ((uintptr_t)b & (_Alignof(rp_interval) - 1)))
+        return -1;
+    memcpy(&n_in, b + 2, 2);
+    memcpy(&total, b + 4, 4);
+    if (b[0] != RP_PATHSET_WIRE_VERSION || b[1] != 0 || total != len ||
+        n_in == 0 || n_in > mine->k_cap)
+        return -1;
+    /* Path headers are read into `in`; intervals stay in the buffer
+     * (p->iv points at them, read-only: the join only copies out of it).
+     * The same checks as decode_path. */
+    rp_path in[n_in];
+    int sorted = 1;
+    r = b + RP_PATHSET_HDR_BYTES;
+    end = b + len;
+    for (uint32_t i = 0; i < n_in; i++) {
+        rp_path *p = &in[i];
+        if ((size_t)(end - r) < RP_PATH_HDR_BYTES)
+            return -1;
+        memcpy(&p->cost_ns, r, 8);
+        memcpy(&p->n_iv, r + 8, 2);
+        memcpy(&p->flags, r + 10, 2);
+        memcpy(&p->n_evicted, r + 12, 4);
+        r += RP_PATH_HDR_BYTES;
+        size_t bytes = (size_t)p->n_iv * sizeof *p->iv;
+        if (p->cost_ns < 0 || p->n_iv > iv_cap || (p->flags & ~RP_PATH_FLAGS_KNOWN) ||
+            (size_t)(end - r) < bytes)
+            return -1;
+        p->iv = (rp_interval *)(uintptr_t)r;
+        r += bytes;
+        for (uint32_t q = 0; q < p->n_iv; q++)
+            if (p->iv[q].low > p->iv[q].high)
+                return -1;
+        if (i > 0 && p->cost_ns >= p[-1].cost_ns) {
+            if (p->cost_ns > p[-1].cost_ns)
+                return -1;
+            /* equal costs: in order by contents, else the general join */
+            if (select_path_cmp(&p[-1], p) >= 0)
+                sorted = 0;
+        }
+    }
+    if (r != end)  /* trailing bytes */
+        return -1;
+    if (!sorted || !join_fast(mine, in, n_in, sel))
+        join_paths(mine, in, n_in, sorted, sel);
+    return 0;
 }
 
 void pathset_percentile_costs(const rp_pathset *ps, uint32_t k, int64_t *out)

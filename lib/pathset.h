@@ -35,6 +35,7 @@ typedef struct rp_pathset {
     uint32_t     n;       /* paths held now, 1..k_cap (0 only before reset) */
     rp_path     *p;       /* k_cap paths, sorted by cost descending */
     rp_interval *store;   /* k_cap * iv_cap intervals */
+    uint16_t    *repr_tab; /* select_repr_table(k_cap) when k_cap <= 64, else NULL */
 } rp_pathset;
 
 /* Selection statistic (RP_SELECT). */
@@ -76,6 +77,14 @@ int    pathset_decode(rp_pathset *ps, const void *buf, size_t len);
  * evictions and intervals) are dropped; ties are broken deterministically
  * by the summary contents, so every rank selects identically. */
 void pathset_join(rp_pathset *mine, const rp_pathset *in, rp_select_mode sel);
+
+/* Join an encoded set straight from the received bytes: the same result as
+ * pathset_decode into a scratch set followed by pathset_join, with the same
+ * checks, but only the intervals of paths that are picked are copied (the
+ * receiver's work on every message).  buf must be 4-byte aligned (the
+ * runtime's receive buffers are malloc'ed, slots 8-byte multiples).
+ * Returns 0, or -1 for a malformed buffer (mine unchanged). */
+int pathset_join_wire(rp_pathset *mine, const void *buf, size_t len, rp_select_mode sel);
 
 /* The cost a report shows at each of k evenly spaced percentiles
  * (out[0] = 100 %, out[k-1] = 0 %), each taken from the held path whose own

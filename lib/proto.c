@@ -25,7 +25,7 @@ static send_slot  *ring;
 static uint32_t    ring_cap, ring_head, ring_n;  /* oldest at head */
 static uint32_t    wire_cap;
 static uint8_t    *recv_scratch, *send_scratch;
-static rp_pathset  in_ps;                        /* decoded incoming set */
+static rp_pathset  in_ps;       /* decoded incoming set (replace, unaligned bytes) */
 static rp_prepost *pp_free, *pp_orphans;
 
 int proto_init(uint32_t max_wire)
@@ -128,21 +128,46 @@ void proto_branch(rp_comm *c, int dest, int tag)
         memcpy(s->buf + 4, &ev, 8);
     }
     size_t len = pre + pathset_encode(&rp_rt.ps, s->buf + pre, wire_cap - pre);
-    PMPI_Isend(s->buf, (int)len, MPI_BYTE, dest, tag, c->p2p, &s->req);
+    if (PMPI_Isend(s->buf, (int)len, MPI_BYTE, dest, tag, c->p2p, &s->req) != MPI_SUCCESS) {
+        /* The set goes before its payload (wrappers), so a bad destination
+         * or tag reaches us first; the shadow returns errors, and the
+         * user's own call will report it.  Give the newest slot back. */
+        s->req = MPI_REQUEST_NULL;
+        ring_n--;
+        return;
+    }
     rp_counters[RP_CNT_MSGS_SENT]++;
     rp_counters[RP_CNT_PS_BYTES_SENT] += len;
 }
 
+/* Join buf into this rank's set: straight from the bytes when they are
+ * aligned for it (always, for our buffers), else decoded first. */
+static int join_bytes(const uint8_t *buf, size_t len)
+{
+    rp_select_mode sel = (rp_select_mode)rp_rt.cfg.select;
+    if (((uintptr_t)buf & 3) == 0)
+        return pathset_join_wire(&rp_rt.ps, buf, len, sel);
+    if (pathset_decode(&in_ps, buf, len) != 0)
+        return -1;
+    pathset_join(&rp_rt.ps, &in_ps, sel);
+    return 0;
+}
+
 void proto_join_buffer(const uint8_t *buf, int len, int replace)
 {
-    if (len <= 0 || pathset_decode(&in_ps, buf, (size_t)len) != 0) {
+    int bad;
+    if (len <= 0)
+        bad = 1;
+    else if (replace)
+        bad = pathset_decode(&in_ps, buf, (size_t)len) != 0;
+    else
+        bad = join_bytes(buf, (size_t)len) != 0;
+    if (bad) {
         rp_counters[RP_CNT_PS_DECODE_ERRORS]++;
         return;
     }
     if (replace)
         pathset_copy(&rp_rt.ps, &in_ps);
-    else
-        pathset_join(&rp_rt.ps, &in_ps, (rp_select_mode)rp_rt.cfg.select);
 }
 
 /* Join a received point-to-point path-set message. */
@@ -161,13 +186,17 @@ static void join_msg(const uint8_t *buf, int len, rp_comm *c, int src, uint32_t 
     }
     if (pre)
         memcpy(&src_event, buf + 4, 8);
-    if (pathset_decode(&in_ps, buf + pre, (size_t)(len - (int)pre)) != 0) {
+    /* Did the most costly path come with the message?  Its cost is the
+     * first path's (offset 8 of the set), checked by the join. */
+    int64_t mine_top = rp_rt.ps.p[0].cost_ns, in_top = 0;
+    size_t set_len = (size_t)(len - (int)pre);
+    if (set_len >= RP_PATHSET_HDR_BYTES + 8)
+        memcpy(&in_top, buf + pre + RP_PATHSET_HDR_BYTES, 8);
+    if (join_bytes(buf + pre, set_len) != 0) {
         rp_counters[RP_CNT_PS_DECODE_ERRORS]++;
         return;
     }
-    int from_msg = in_ps.p[0].cost_ns > rp_rt.ps.p[0].cost_ns;
-    pathset_join(&rp_rt.ps, &in_ps, (rp_select_mode)rp_rt.cfg.select);
-    pathmode_msg_joined(comm_world_rank(c, src), src_event, bytes, from_msg);
+    pathmode_msg_joined(comm_world_rank(c, src), src_event, bytes, in_top > mine_top);
 }
 
 void proto_join_from(rp_comm *c, int src, int tag, uint32_t bytes)

@@ -17,6 +17,13 @@ uint32_t select_repr_index(uint32_t j, uint32_t k, uint32_t n)
     return (uint32_t)(num / (2ull * (k - 1)));
 }
 
+void select_repr_table(uint32_t k, uint16_t *tab)
+{
+    for (uint32_t n = k + 1; n <= 2 * k; n++)
+        for (uint32_t j = 0; j < k; j++)
+            *tab++ = (uint16_t)select_repr_index(j, k, n);
+}
+
 static int cmp_u64(uint64_t a, uint64_t b)
 {
     return (a > b) - (a < b);

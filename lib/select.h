@@ -10,6 +10,12 @@
  * round(j * (n-1) / (k-1)), halves rounded up; k == 1 gives 0. */
 uint32_t select_repr_index(uint32_t j, uint32_t k, uint32_t n);
 
+/* REPR picks for every candidate count n = k+1 .. 2k (a join of two sets of
+ * at most k paths): row n-k-1 of tab (k*k entries) holds
+ * select_repr_index(j, k, n) for j = 0..k-1.  A join then picks by table
+ * look-up, where select_k_sorted needs two divisions per join. */
+void select_repr_table(uint32_t k, uint16_t *tab);
+
 /* Order two paths: negative if a sorts before b (higher cost first; equal
  * costs ordered by flags, evictions, interval count, then intervals).
  * 0 only for exact duplicates. */

@@ -1,7 +1,9 @@
 /* wrap_p2p.c - point-to-point hooks and the hand-written p2p wrappers
  * (sendrecv, persistent start, request free/cancel).  Branch = send my
- * path-set after the payload; join = receive the sender's once the payload's
- * status names it (paper Fig. 3 lines 1-24). */
+ * path-set (before the payload for sends, after the start for persistent
+ * ones); join = receive the sender's, once the payload's status names it,
+ * or while the payload is on its way when source and tag are known (paper
+ * Fig. 3 lines 1-24). */
 #include <mpi.h>
 #include "hooks.h"
 #include "comm.h"
@@ -19,6 +21,38 @@ void rp_hook_branch(int dest, int tag, MPI_Comm comm)
         return;
     }
     proto_branch(c, dest, tag);
+}
+
+/* MPI_TAG_UB, read once (the attribute is fixed for the job). */
+static int tag_ub(void)
+{
+    static int ub = -1;   /* main thread (or a serialized caller) only */
+    if (ub < 0) {
+        int *v = NULL, flag = 0;
+        PMPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &v, &flag);
+        ub = (flag && v) ? *v : 32767;   /* 32767: the least the standard allows */
+    }
+    return ub;
+}
+
+int rp_hook_branch_first(int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    if (rp_rt.local_paths)
+        return 1;          /* nothing to send, before or after */
+    rp_comm *c = comm_lookup(comm);
+    if (!c) {
+        rp_counters[RP_CNT_UNSUPPORTED]++;
+        return 1;
+    }
+    /* A set sent for a payload that then fails would be joined with the
+     * next payload from us with that tag (and one is left over at the
+     * end), so only calls whose arguments are plainly valid send first;
+     * the others send after a successful call, as before. */
+    if (c->inter || count < 0 || datatype == MPI_DATATYPE_NULL || tag < 0 || tag > tag_ub() ||
+        ((dest < 0 || dest >= c->size) && dest != MPI_PROC_NULL))
+        return 0;
+    proto_branch(c, dest, tag);
+    return 1;
 }
 
 /* Payload bytes of a completed receive (recorded in path/trace modes). */
@@ -50,6 +84,36 @@ void rp_hook_join(MPI_Status *st, MPI_Comm comm)
         return;
     }
     join_status(c, st);
+}
+
+int rp_recv_overlap(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+                    MPI_Comm comm, MPI_Status *st, int *rc)
+{
+    /* Path and trace modes record the payload's size with the join, which
+     * is known only once the payload is in: they join after it. */
+    if (rp_rt.local_paths || rp_rt.cfg.mode != RP_MODE_PROF || source == MPI_ANY_SOURCE ||
+        source == MPI_PROC_NULL || tag == MPI_ANY_TAG)
+        return 0;
+    rp_comm *c = comm_lookup(comm);
+    if (!c)
+        return 0;
+    /* Receive order is the payloads' order: the path-set receive matches
+     * the same (source, tag) as the payload's, posted at the same time. */
+    rp_prepost *pp = proto_prepost(c, source, tag);
+    if (!pp)
+        return 0;
+    MPI_Request payload;
+    int e = PMPI_Irecv(buf, count, datatype, source, tag, comm, &payload);
+    if (e != MPI_SUCCESS) {
+        proto_cancel_prepost(pp);   /* never matched: its set is for a later receive */
+        *rc = e;
+        return 1;
+    }
+    /* The sender sent the set first, so this returns before the payload is
+     * in (or at once); the join overlaps the payload's transfer. */
+    proto_join_prepost(pp, c, source, 0);
+    *rc = PMPI_Wait(&payload, st);
+    return 1;
 }
 
 /* Pre-post only when source and tag are both known: then the path-set

@@ -188,7 +188,7 @@ static void wr64(uint8_t *b, size_t off, int64_t v) { memcpy(b + off, &v, 8); }
 static void expect_reject(rp_pathset *ps, const uint8_t *enc, size_t len,
                           size_t off, const void *v, size_t vlen, int line)
 {
-    uint8_t buf[512];
+    _Alignas(8) uint8_t buf[512];
     memcpy(buf, enc, len);
     memcpy(buf + off, v, vlen);
     ps->n = 5;
@@ -196,6 +196,19 @@ static void expect_reject(rp_pathset *ps, const uint8_t *enc, size_t len,
     if (rc != -1 || ps->n != 0)
         fprintf(stderr, "  (mutation at line %d accepted)\n", line);
     CHECK(rc == -1 && ps->n == 0);
+    /* the join straight from the wire rejects it too, leaving mine alone */
+    rp_pathset mine, ref;
+    pathset_init(&mine, ps->k_cap, ps->iv_cap);
+    pathset_init(&ref, ps->k_cap, ps->iv_cap);
+    pathset_reset(&mine);
+    pathset_add_cost(&mine, 77);
+    pathset_copy(&ref, &mine);
+    rc = pathset_join_wire(&mine, buf, len, RP_SELECT_REPR);
+    if (rc != -1)
+        fprintf(stderr, "  (mutation at line %d accepted by pathset_join_wire)\n", line);
+    CHECK(rc == -1 && sets_equal(&mine, &ref));
+    pathset_free(&mine);
+    pathset_free(&ref);
 }
 #define REJECT(off, T, val)                                                \
     do {                                                                   \
@@ -223,7 +236,18 @@ static void test_join_unsorted(void)
     b.p[0].iv[0] = (rp_interval){ 2, 0, 0 };          /* duplicate of a.p[1] */
     b.p[1].cost_ns = 10;
     b.p[1].n_iv = 0;
+    /* the same sets through the wire, the unsorted one as the message */
+    rp_pathset b2;
+    _Alignas(8) uint8_t enc[256];
+    pathset_init(&b2, 4, 2);
+    pathset_copy(&b2, &b);
+    size_t elen = pathset_encode(&a, enc, sizeof enc);
+    CHECK(elen > 0);
+    CHECK_EQ(pathset_join_wire(&b2, enc, elen, RP_SELECT_REPR), 0);
     pathset_join(&a, &b, RP_SELECT_REPR);
+    CHECK(sets_equal(&a, &b2));
+    CHECK(set_ok(&b2));
+    pathset_free(&b2);
     CHECK_EQ(a.n, 4);
     CHECK_EQ(a.p[0].iv[0].rank, 1);
     CHECK_EQ(a.p[1].iv[0].rank, 2);
@@ -241,7 +265,7 @@ static void test_wire(void)
     pathset_init(&small_k, 2, 3);
     pathset_init(&small_iv, 4, 2);
     make_sample(&ps);
-    uint8_t enc[512];
+    _Alignas(8) uint8_t enc[512];
     size_t len = pathset_encode(&ps, enc, sizeof enc);
     CHECK_EQ(len, 8 + 3 * 16 + 8 * 4);
     CHECK(len <= pathset_max_wire_bytes(4, 3));
@@ -265,15 +289,23 @@ static void test_wire(void)
     CHECK_EQ(dec.p[1].n_evicted, 77);
     CHECK_EQ(dec.p[2].flags, RP_PATH_OVERFLOW);
     /* unaligned source buffer */
-    uint8_t odd[520];
+    _Alignas(8) uint8_t odd[520];
     memcpy(odd + 1, enc, len);
     CHECK_EQ(pathset_decode(&dec, odd + 1, len), 0);
     CHECK(sets_equal(&dec, &ps));
+    /* ... which the wire join refuses (its intervals are read in place) */
+    rp_pathset wj;
+    pathset_init(&wj, 4, 3);
+    pathset_reset(&wj);
+    CHECK_EQ(pathset_join_wire(&wj, odd + 1, len, RP_SELECT_REPR), -1);
+    CHECK_EQ(wj.n, 1);
+    pathset_free(&wj);
 
     /* every truncation is rejected */
     for (size_t cut = 0; cut < len; cut++) {
         dec.n = 5;
         CHECK_EQ(pathset_decode(&dec, enc, cut), -1);
+        CHECK_EQ(pathset_join_wire(&small_iv, enc, cut, RP_SELECT_REPR), -1);
         CHECK_EQ(dec.n, 0);
     }
     /* truncation with total_length patched to match still fails */
@@ -390,10 +422,10 @@ static void check_join(const rp_pathset *before, const rp_pathset *in,
 static void property_run(uint32_t k, uint32_t iv_cap, rp_select_mode sel,
                          rp_summary_mode mode, int ops)
 {
-    rp_pathset set[NR], before, wire_in;
+    rp_pathset set[NR], before, wire_in, via_wire;
     uint32_t next_idx[NR] = { 0 };
     uint64_t rng = 99;
-    uint8_t buf[8192];
+    _Alignas(8) uint8_t buf[8192];
     CHECK(pathset_max_wire_bytes(k, iv_cap) <= sizeof buf);
     for (int r = 0; r < NR; r++) {
         pathset_init(&set[r], k, iv_cap);
@@ -401,6 +433,7 @@ static void property_run(uint32_t k, uint32_t iv_cap, rp_select_mode sel,
     }
     pathset_init(&before, k, iv_cap);
     pathset_init(&wire_in, k, iv_cap);
+    pathset_init(&via_wire, k, iv_cap);
     for (int op = 0; op < ops; op++) {
         uint32_t r = rnd(NR), what = rnd(100);
         if (what < 30) {
@@ -418,8 +451,13 @@ static void property_run(uint32_t k, uint32_t iv_cap, rp_select_mode sel,
             CHECK_EQ(pathset_decode(&wire_in, buf, len), 0);
             CHECK(sets_equal(&wire_in, &set[s]));
             pathset_copy(&before, &set[r]);
+            pathset_copy(&via_wire, &set[r]);
             pathset_join(&set[r], &wire_in, sel);
             check_join(&before, &wire_in, &set[r], sel);
+            /* joining straight from the bytes gives the same set */
+            CHECK_EQ(pathset_join_wire(&via_wire, buf, len, sel), 0);
+            CHECK(sets_equal(&via_wire, &set[r]));
+            CHECK(set_ok(&via_wire));
         } else {
             /* a phase end on every rank */
             for (int q = 0; q < NR; q++) {
@@ -436,6 +474,7 @@ static void property_run(uint32_t k, uint32_t iv_cap, rp_select_mode sel,
         pathset_free(&set[r]);
     pathset_free(&before);
     pathset_free(&wire_in);
+    pathset_free(&via_wire);
 }
 
 static void test_property(void)
@@ -448,6 +487,9 @@ static void test_property(void)
         }
     }
     property_run(4, 0, RP_SELECT_REPR, RP_SUMMARY_PROF, 2000);
+    /* past the REPR pick table's k (64): selection by division */
+    property_run(70, 2, RP_SELECT_REPR, RP_SUMMARY_PROF, 1500);
+    property_run(70, 2, RP_SELECT_TOPK, RP_SUMMARY_PATH, 1500);
 }
 
 int main(void)

@@ -144,8 +144,10 @@ def body(kind, name, fparams):
                 "    rp_leave();"]
     if kind in ("coll_in", "coll_out"):
         need(args, name, "root", "comm")
-        return ["    rp_enter(%s);" % fid, call,
+        return ["    rp_enter(%s);" % fid,
+                "    rp_hook_%s_start(*root, %s);" % (kind, comm), call,
                 "    if (rp_err == MPI_SUCCESS) rp_hook_%s(*root, %s);" % (kind, comm),
+                "    else rp_hook_coll_rooted_abort();",
                 "    rp_leave();"]
     if kind in NBC_SHAPE:
         need(args, name, "comm", "request")

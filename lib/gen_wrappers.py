@@ -104,8 +104,10 @@ def body(kind, name, args):
                 "    rp_leave();"]
     if kind in ("coll_in", "coll_out"):
         need(args, name, "root", "comm")
-        return ["    rp_enter(%s);" % fid, "    int rc = %s;" % call,
+        return ["    rp_enter(%s);" % fid, "    rp_hook_%s_start(root, comm);" % kind,
+                "    int rc = %s;" % call,
                 "    if (rc == MPI_SUCCESS) rp_hook_%s(root, comm);" % kind,
+                "    else rp_hook_coll_rooted_abort();",
                 "    rp_leave();"]
     if kind in ("nbc_all", "nbc_in", "nbc_out", "nbc_scan"):
         need(args, name, "comm", "request")

@@ -104,6 +104,12 @@ void rp_hook_coll_abort(void);
 void rp_hook_coll_scan(MPI_Comm comm);
 void rp_hook_coll_in(int root, MPI_Comm comm);
 void rp_hook_coll_out(int root, MPI_Comm comm);
+/* Rooted collectives on small communicators post the sets' transfers
+ * before the user's call (rp_hook_coll_{in,out}_start) and complete them
+ * in rp_hook_coll_{in,out}, or withdraw them when the call failed. */
+void rp_hook_coll_out_start(int root, MPI_Comm comm);
+void rp_hook_coll_in_start(int root, MPI_Comm comm);
+void rp_hook_coll_rooted_abort(void);
 /* Non-blocking collectives (wrap_coll.c): kind RP_COLL_*, root or -1. */
 void rp_hook_nbc(int kind, int root, MPI_Comm comm, MPI_Request req);
 /* Neighbourhood collectives (wrap_coll.c): join the in-neighbours' sets.

@@ -115,6 +115,25 @@ static uint32_t p2p_prefix(void)
     return rp_rt.cfg.mode == RP_MODE_TRACE ? RP_TRACE_PREFIX : 0;
 }
 
+/* Isend slot s's first len bytes; on failure the newest slot goes back.
+ * p2p: count it as a point-to-point path-set message. */
+static int slot_send(send_slot *s, size_t len, MPI_Comm comm, int dest, int tag, int p2p)
+{
+    if (PMPI_Isend(s->buf, (int)len, MPI_BYTE, dest, tag, comm, &s->req) != MPI_SUCCESS) {
+        /* A set can go before its payload (wrappers), so a bad
+         * destination or tag may reach us first; the shadows return
+         * errors, and the user's own call will report it. */
+        s->req = MPI_REQUEST_NULL;
+        ring_n--;
+        return -1;
+    }
+    if (p2p) {
+        rp_counters[RP_CNT_MSGS_SENT]++;
+        rp_counters[RP_CNT_PS_BYTES_SENT] += len;
+    }
+    return 0;
+}
+
 void proto_branch(rp_comm *c, int dest, int tag)
 {
     if (dest == MPI_PROC_NULL || rp_rt.local_paths)
@@ -128,16 +147,14 @@ void proto_branch(rp_comm *c, int dest, int tag)
         memcpy(s->buf + 4, &ev, 8);
     }
     size_t len = pre + pathset_encode(&rp_rt.ps, s->buf + pre, wire_cap - pre);
-    if (PMPI_Isend(s->buf, (int)len, MPI_BYTE, dest, tag, c->p2p, &s->req) != MPI_SUCCESS) {
-        /* The set goes before its payload (wrappers), so a bad destination
-         * or tag reaches us first; the shadow returns errors, and the
-         * user's own call will report it.  Give the newest slot back. */
-        s->req = MPI_REQUEST_NULL;
-        ring_n--;
-        return;
-    }
-    rp_counters[RP_CNT_MSGS_SENT]++;
-    rp_counters[RP_CNT_PS_BYTES_SENT] += len;
+    slot_send(s, len, c->p2p, dest, tag, 1);
+}
+
+int proto_send_set(MPI_Comm comm, int dest, int tag)
+{
+    send_slot *s = slot_get();
+    size_t len = pathset_encode(&rp_rt.ps, s->buf, wire_cap);
+    return slot_send(s, len, comm, dest, tag, 0);
 }
 
 /* Join buf into this rank's set: straight from the bytes when they are

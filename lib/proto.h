@@ -19,6 +19,9 @@ typedef struct rp_prepost {
 int  proto_init(uint32_t max_wire);
 /* Branch: send my path-set to dest (rank in c) with the payload's tag. */
 void proto_branch(rp_comm *c, int dest, int tag);
+/* Send my path-set, without prefix, to dest of comm (a shadow) with tag,
+ * from the same pool (collectives).  0, or -1 if the Isend failed. */
+int  proto_send_set(MPI_Comm comm, int dest, int tag);
 /* Join with the path-set that src sent with tag (blocking receive: the
  * sender issued it right after the payload we already have); `bytes` is the
  * payload's size (recorded in path and trace modes). */

@@ -236,6 +236,137 @@ void rp_hook_coll_all(MPI_Comm comm)
         rp_phase_end();
 }
 
+/* ---- rooted collectives on small communicators: point to point ----------
+ * With at most RP_SMALL_MAX members, the sets of a rooted collective go
+ * as messages of their own on the shadow, posted before the user's call:
+ * from root (Bcast, Scatter[v]) the root sends its set to each member
+ * (tag RP_TAG_OUT); to root (Reduce, Gather[v]) each member sends its set
+ * to the root (RP_TAG_IN).  Sends come from the pool, so no sender waits;
+ * receivers post their receives before the call and join after it, in
+ * rank order as the gather did.  The sets then travel while the user's
+ * collective runs, where a broadcast or gather after the call adds a whole
+ * collective latency (and the gather moves max_wire bytes per member);
+ * n - 1 messages at the root cost less than that only for small n.  Every
+ * member decides by the communicator's size alone, so all use the same
+ * protocol; a receiver that could not post its receives receives after the
+ * call (the senders sent before their calls, so that cannot wait for
+ * long).  Matching is exact: one message per pair per collective, in
+ * collective order.  Main thread only, one collective at a time. */
+#define RP_SMALL_MAX 4
+#define RP_TAG_OUT 2
+#define RP_TAG_IN 3
+static struct {
+    rp_comm    *c;                  /* NULL: no receives posted */
+    int         root, kind;
+    MPI_Request req[RP_SMALL_MAX];  /* by peer rank; MPI_REQUEST_NULL unused */
+    uint8_t    *buf;                /* RP_SMALL_MAX slots of max_wire bytes */
+} g_rt;
+
+static int rooted_p2p(const rp_comm *c)
+{
+    return !c->inter && c->size > 1 && c->size <= RP_SMALL_MAX;
+}
+
+/* Does rank me receive peer's set in this collective? */
+static int rooted_from(int kind, int root, int me, int peer)
+{
+    return peer != me && (kind == RP_COLL_IN ? me == root : peer == root);
+}
+
+static void rooted_start(int kind, int root, MPI_Comm comm)
+{
+    if (rp_rt.local_paths)
+        return;
+    rp_comm *c = comm_lookup(comm);
+    /* an invalid root fails the user's call: then nothing follows */
+    if (!c || !rooted_p2p(c) || root < 0 || root >= c->size)
+        return;
+    int me = c->rank, n = c->size, tag = kind == RP_COLL_IN ? RP_TAG_IN : RP_TAG_OUT;
+    uint32_t cap = rp_rt.max_wire;
+    if (kind == RP_COLL_IN && me != root) {
+        proto_send_set(c->coll, root, tag);
+        return;
+    }
+    if (kind == RP_COLL_OUT && me == root) {
+        for (int r = 0; r < n; r++)
+            if (r != root)
+                proto_send_set(c->coll, r, tag);
+        return;
+    }
+    if (!g_rt.buf && !(g_rt.buf = malloc((size_t)cap * RP_SMALL_MAX)))
+        return;
+    for (int p = 0; p < RP_SMALL_MAX; p++)
+        g_rt.req[p] = MPI_REQUEST_NULL;
+    for (int p = 0; p < n; p++) {
+        if (rooted_from(kind, root, me, p) &&
+            PMPI_Irecv(g_rt.buf + (size_t)p * cap, (int)cap, MPI_BYTE, p, tag, c->coll,
+                       &g_rt.req[p]) != MPI_SUCCESS) {
+            g_rt.req[p] = MPI_REQUEST_NULL;
+            g_rt.c = c;
+            rp_hook_coll_rooted_abort();   /* withdraw what was posted */
+            return;
+        }
+    }
+    g_rt.c = c;
+    g_rt.root = root;
+    g_rt.kind = kind;
+}
+
+void rp_hook_coll_out_start(int root, MPI_Comm comm)
+{
+    rooted_start(RP_COLL_OUT, root, comm);
+}
+
+void rp_hook_coll_in_start(int root, MPI_Comm comm)
+{
+    rooted_start(RP_COLL_IN, root, comm);
+}
+
+void rp_hook_coll_rooted_abort(void)
+{
+    /* The user's collective failed: withdraw our receives (a set already
+     * matched is counted); sends complete or are counted at Finalize. */
+    if (!g_rt.c)
+        return;
+    for (int p = 0; p < RP_SMALL_MAX && p < g_rt.c->size; p++) {
+        if (g_rt.req[p] == MPI_REQUEST_NULL)
+            continue;
+        int cancelled = 0;
+        MPI_Status st;
+        PMPI_Cancel(&g_rt.req[p]);
+        PMPI_Wait(&g_rt.req[p], &st);
+        PMPI_Test_cancelled(&st, &cancelled);
+        if (!cancelled)
+            rp_counters[RP_CNT_UNMATCHED_PS]++;
+    }
+    g_rt.c = NULL;
+}
+
+/* After the call, on a small communicator: the receivers complete the
+ * posted receives (or receive now) and join, in rank order. */
+static void rooted_join(rp_comm *c, int kind, int root)
+{
+    int me = c->rank, n = c->size, tag = kind == RP_COLL_IN ? RP_TAG_IN : RP_TAG_OUT;
+    uint32_t cap = rp_rt.max_wire;
+    int posted = g_rt.c == c && g_rt.root == root && g_rt.kind == kind;
+    if (!posted)
+        rp_hook_coll_rooted_abort();   /* stale: cannot happen with paired hooks */
+    g_rt.c = NULL;
+    for (int p = 0; p < n; p++) {
+        if (!rooted_from(kind, root, me, p))
+            continue;
+        MPI_Status st;
+        int len = 0;
+        uint8_t *buf = g_rt.buf ? g_rt.buf + (size_t)p * cap : proto_recvbuf();
+        int rc = posted ? PMPI_Wait(&g_rt.req[p], &st)
+                        : PMPI_Recv(buf, (int)cap, MPI_BYTE, p, tag, c->coll, &st);
+        if (rc != MPI_SUCCESS)
+            continue;
+        PMPI_Get_count(&st, MPI_BYTE, &len);
+        proto_join_buffer(buf, len, 0);
+    }
+}
+
 void rp_hook_coll_out(int root, MPI_Comm comm)
 {
     if (rp_rt.local_paths)
@@ -243,7 +374,10 @@ void rp_hook_coll_out(int root, MPI_Comm comm)
     rp_comm *c = coll_comm(comm);
     if (!c || inter_join(c) || c->size == 1)
         return;
-    bcast_set(c, root, 0);
+    if (rooted_p2p(c))
+        rooted_join(c, RP_COLL_OUT, root);
+    else
+        bcast_set(c, root, 0);
     pathmode_coll(c, RP_COLL_OUT, root, 0);
     rp_counters[RP_CNT_COLL_JOINS]++;
 }
@@ -255,6 +389,12 @@ void rp_hook_coll_in(int root, MPI_Comm comm)
     rp_comm *c = coll_comm(comm);
     if (!c || inter_join(c) || c->size == 1)
         return;
+    if (rooted_p2p(c)) {
+        rooted_join(c, RP_COLL_IN, root);
+        pathmode_coll(c, RP_COLL_IN, root, 0);
+        rp_counters[RP_CNT_COLL_JOINS]++;
+        return;
+    }
     uint32_t cap = rp_rt.max_wire;
     uint8_t *sbuf = proto_sendbuf();
     uint8_t *all = NULL;

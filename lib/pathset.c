@@ -284,69 +284,38 @@ static uint32_t merge_unique(const rp_path **cand, const rp_path *a, uint32_t na
  * are permuted (a buffer follows its path to its new slot), and buffers of
  * dropped or unused slots receive the picked paths of the other set (their
  * intervals may live in a received buffer).  m <= k_cap, so there are
- * always enough free buffers.  This runs at every message: for k <= 64 the
- * kept and free slots are bit masks. */
+ * always enough free buffers.  The join of a received message usually
+ * takes join_fast instead, which does the same with bit masks. */
 static void apply_picks(rp_pathset *mine, const rp_path *const *pick, uint32_t m)
 {
-    uint32_t k = mine->k_cap, na = mine->n;
+    uint32_t k = mine->k_cap, nfree = 0, f = 0;
     rp_path newp[k];
+    rp_interval *freebuf[k];
+    uint8_t kept[k];
     /* which slot a pick comes from: pointer difference as an integer,
      * because pick[j] may point into another array */
 #define SLOT_OF(q) ((uintptr_t)(q) - (uintptr_t)mine->p)
-    const uintptr_t mine_bytes = (uintptr_t)na * sizeof *mine->p;
+    const uintptr_t mine_bytes = (uintptr_t)mine->n * sizeof *mine->p;
 
-    if (k <= 64) {
-        uint64_t kept = 0, from_mine = 0;
-        for (uint32_t j = 0; j < m; j++) {
-            uintptr_t off = SLOT_OF(pick[j]);
-            if (off < mine_bytes) {
-                kept |= 1ull << (off / sizeof *mine->p);
-                from_mine |= 1ull << j;
-            }
-        }
-        uint64_t free_slots = ~kept & (k == 64 ? ~0ull : (1ull << k) - 1);
-        for (uint32_t j = 0; j < k; j++) {
-            if (j < m) {
-                newp[j] = *pick[j];
-                if (from_mine >> j & 1)
-                    continue;  /* keeps its own buffer */
-            }
-            uint32_t s = (uint32_t)__builtin_ctzll(free_slots);
-            free_slots &= free_slots - 1;
-            if (j < m) {
-                newp[j].iv = mine->p[s].iv;
-                path_copy_into(&newp[j], pick[j], mine->iv_cap);
-            } else {
-                /* slots m.. get the buffers left over, so every slot still
-                 * owns a distinct iv_cap-sized region of mine->store */
-                path_clear(&newp[j]);
-                newp[j].iv = mine->p[s].iv;
-            }
-        }
-    } else {
-        rp_interval *freebuf[k];
-        uint8_t kept[k];
-        uint32_t nfree = 0, f = 0;
-        memset(kept, 0, sizeof kept);
-        for (uint32_t j = 0; j < m; j++) {
-            uintptr_t off = SLOT_OF(pick[j]);
-            if (off < mine_bytes)
-                kept[off / sizeof *mine->p] = 1;
-        }
-        for (uint32_t s = 0; s < k; s++)
-            if (!kept[s])
-                freebuf[nfree++] = mine->p[s].iv;
-        for (uint32_t j = 0; j < m; j++) {
-            newp[j] = *pick[j];
-            if (SLOT_OF(pick[j]) < mine_bytes)
-                continue;
-            newp[j].iv = freebuf[f++];
-            path_copy_into(&newp[j], pick[j], mine->iv_cap);
-        }
-        for (uint32_t j = m; j < k; j++) {
-            path_clear(&newp[j]);
-            newp[j].iv = freebuf[f++];
-        }
+    memset(kept, 0, sizeof kept);
+    for (uint32_t j = 0; j < m; j++)
+        if (SLOT_OF(pick[j]) < mine_bytes)
+            kept[SLOT_OF(pick[j]) / sizeof *mine->p] = 1;
+    for (uint32_t s = 0; s < k; s++)
+        if (!kept[s])
+            freebuf[nfree++] = mine->p[s].iv;
+    for (uint32_t j = 0; j < m; j++) {
+        newp[j] = *pick[j];
+        if (SLOT_OF(pick[j]) < mine_bytes)
+            continue;  /* keeps its own buffer */
+        newp[j].iv = freebuf[f++];
+        path_copy_into(&newp[j], pick[j], mine->iv_cap);
+    }
+    /* Slots m.. get the buffers left over, so every slot still owns a
+     * distinct iv_cap-sized region of mine->store. */
+    for (uint32_t j = m; j < k; j++) {
+        path_clear(&newp[j]);
+        newp[j].iv = freebuf[f++];
     }
 #undef SLOT_OF
     memcpy(mine->p, newp, (size_t)k * sizeof *newp);

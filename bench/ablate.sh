@@ -14,7 +14,7 @@
 # then runs bench/pingpong (plain, floor, prof and the Isend variants,
 # RP_PERIOD=0) under each, ROUNDS (default 5) rounds alternating variants,
 # and prints the median added time per message over plain.  The patches match
-# source text in lib/proto.c and lib/runtime.c; if those change, a variant
+# source text in lib/exchange/proto.c and lib/runtime/runtime.c; if those change, a variant
 # fails to build and is reported as such.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -59,7 +59,7 @@ if v == 2:   # the first pathset_encode(...) call inside proto_branch()
     i = s.find("void proto_branch(")
     m = re.compile(r"pathset_encode\(&rp_rt\.ps,[^;]*\)").search(s, i) if i >= 0 else None
     if not m:
-        sys.exit("ablate: lib/proto.c changed; cannot build variant 2")
+        sys.exit("ablate: lib/exchange/proto.c changed; cannot build variant 2")
     open(p, "w").write(s[:m.start()] + "(size_t)(8 + 16 * rp_rt.cfg.k)" + s[m.end():])
 if v == 3:
     sub("runtime.c", "    struct timespec ts;\n    clock_gettime(CLOCK_MONOTONIC, &ts);\n"

@@ -1,6 +1,6 @@
 /* pathset_cost.c - CPU cost of the per-message path-set work, without MPI.
  *
- * Links the algorithm core (lib/pathset.c, select.c, summary.c) and times, in
+ * Links the algorithm core (lib/core/pathset.c, select.c, summary.c) and times, in
  * a tight loop on one core, what the runtime does per point-to-point message:
  * the sender's pathset_encode, the receiver's join straight from the bytes
  * (pathset_join_wire, what the runtime calls), and for comparison
@@ -22,7 +22,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
-#include "pathset.h"
+#include "core/pathset.h"
+#include "core/wire.h"
 
 static int64_t now_ns(void)
 {

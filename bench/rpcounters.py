@@ -2,7 +2,7 @@
 """rpcounters.py DIR - sum the runtime's counters over the rank files of a
 measurement directory (rank-*.rpp) and print them as NAME VALUE lines, plus
 pathset_bytes_per_msg.  The counter table is a length-prefixed name followed
-by a little-endian u64 (lib/rpenc.c, rpenc_counters); this reader only looks
+by a little-endian u64 (lib/format/rpenc.c, rpenc_counters); this reader only looks
 for the names it knows, so it needs no full parser of the rank file."""
 import glob
 import os

@@ -33,11 +33,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "itembuf.h"
-#include "pathset.h"
-#include "rpfile.h"
-#include "runtime.h"
-#include "sample.h"
+#include "core/itembuf.h"
+#include "core/pathset.h"
+#include "format/rpfile.h"
+#include "runtime/runtime.h"
+#include "sampler/sample.h"
 
 #ifndef RP_SAMPLE_TIMING
 #error "build with -DRP_SAMPLE_TIMING (sample.c too)"
@@ -183,7 +183,7 @@ static result run_one(int m, uint64_t iters, long period_us)
         sig0 = rp_sample_cnt.samples;
         h0 = rp_sample_handler_ns;
         hn0 = rp_sample_handler_n;
-        if (sample_start(&rp_rt.cfg) != 0) {
+        if (sample_start(&rp_rt, rp_fn_name, rp_fn_count()) != 0) {
             fprintf(stderr, "sample_start failed\n");
             exit(1);
         }

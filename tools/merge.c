@@ -17,8 +17,8 @@
  * (lowest rank on ties) and warns if other ranks disagree. */
 #define _GNU_SOURCE
 #include "merge.h"
-#include "rpenc.h"
-#include "rpfile.h"
+#include "format/rpenc.h"
+#include "format/rpfile.h"
 #include "strtab.h"
 #include "symbols.h"
 

@@ -23,7 +23,7 @@
 #define _GNU_SOURCE
 #include "paths.h"
 #include "merge.h"
-#include "select.h"
+#include "core/select.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -15,8 +15,8 @@
 
 #include <stdint.h>
 #include <stdio.h>
-#include "pathset.h"   /* RP_PATH_OVERFLOW */
-#include "rpfile.h"
+#include "core/pathset.h"   /* RP_PATH_OVERFLOW */
+#include "format/rpfile.h"
 
 /* How a step's task was reached from the previous step. */
 enum {

@@ -1,9 +1,9 @@
 /* profile.c - write and read the merged profile (profile.rpm), version 1.
- * Same container as rank files (lib/rpenc.h): magic, version, tagged
+ * Same container as rank files (lib/format/rpenc.h): magic, version, tagged
  * sections, END + CRC-32; layout in doc/formats.md.  The reader validates
  * every id and count before use, as rpfile.c does. */
 #include "profile.h"
-#include "rpenc.h"
+#include "format/rpenc.h"
 
 #include <errno.h>
 #include <stdarg.h>

@@ -6,8 +6,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "phasestats.h"
-#include "rpfile.h"
+#include "core/phasestats.h"
+#include "format/rpfile.h"
 
 #define RP_PROFILE_MAGIC   "RPMERGE\n"
 #define RP_PROFILE_VERSION 1u

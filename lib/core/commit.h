@@ -1,0 +1,23 @@
+/* commit.h - lazy commit at phase end (paper Fig. 3 line 34, §5).  Pure C.
+ * After the phase-end path-allreduce every rank holds the identical set; each
+ * rank commits only its own items that lie inside the selected summaries. */
+#ifndef RP_COMMIT_H
+#define RP_COMMIT_H
+
+#include <stdint.h>
+#include "core/pathset.h"
+#include "core/itembuf.h"
+
+/* Called once per (path, item) pair: path index 0..ps->n-1 (0 = most
+ * critical), the item and its buffer index.  An item on several paths is
+ * reported once for each. */
+typedef void (*rp_commit_fn)(void *ctx, uint32_t path, const rp_item *item,
+                             uint32_t idx);
+
+/* Visit every item of rank `me` inside the summaries of ps.  Intervals that
+ * point past the buffer's fill are clipped (counted in the return value's
+ * high 32 bits); the low 32 bits count visits.  */
+uint64_t commit_phase(const rp_pathset *ps, uint32_t me, const rp_itembuf *buf,
+                      rp_commit_fn fn, void *ctx);
+
+#endif

@@ -1,0 +1,159 @@
+/* config.c - RP_* environment variables.  Every value is validated; a bad
+ * one never stops the job: rank 0 says once what was wrong and which value
+ * is used instead. */
+#include "core/config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/pathset.h"
+#include "core/wire.h"
+#include "core/vocab.h"
+#include "core/cct.h"
+#include "core/itembuf.h"
+#include "core/warn.h"
+
+int config_parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *out)
+{
+    if (!s || !*s)
+        return -1;
+    for (const char *c = s; *c; c++)
+        if (*c < '0' || *c > '9')
+            return -1;             /* no sign, no spaces, no suffixes */
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end || v < lo || v > hi)
+        return -1;
+    *out = (uint32_t)v;
+    return 0;
+}
+
+static void get_u32(const char *var, uint32_t lo, uint32_t hi, uint32_t def,
+                    const char *extra, uint32_t *out, int verbose)
+{
+    const char *s = getenv(var);
+    *out = def;
+    if (!s)
+        return;
+    if (config_parse_u32(s, lo, hi, out) != 0) {
+        *out = def;
+        if (verbose)
+            rp_warn(0, "%s='%s' is not valid (expected an integer %u..%u%s); using %u",
+                    var, s, lo, hi, extra, def);
+    }
+}
+
+static int get_word(const char *var, const char *const *words, int nwords,
+                    int def, int verbose)
+{
+    const char *s = getenv(var);
+    if (!s)
+        return def;
+    for (int i = 0; i < nwords; i++)
+        if (words[i] && strcmp(s, words[i]) == 0)
+            return i;
+    if (verbose) {
+        char list[128] = "";
+        for (int i = 0; i < nwords; i++) {
+            if (!words[i])
+                continue;
+            if (list[0])
+                strncat(list, "|", sizeof list - strlen(list) - 1);
+            strncat(list, words[i], sizeof list - strlen(list) - 1);
+        }
+        rp_warn(0, "%s='%s' is not valid (expected %s); using %s", var, s, list,
+                words[def]);
+    }
+    return def;
+}
+
+void config_load(rp_config *cfg, int verbose)
+{
+    memset(cfg, 0, sizeof *cfg);
+    get_u32("RP_K", 1, RP_MAX_K, RP_DEFAULT_K, "", &cfg->k_asked, verbose);
+    get_u32("RP_SUMMARY", 1, RP_MAX_SUMMARY, RP_DEFAULT_SUMMARY, "", &cfg->summary, verbose);
+    get_u32("RP_PERIOD", 0, 10000000, RP_DEFAULT_PERIOD, ", 0 = no sampling", &cfg->period_us, verbose);
+    if (cfg->period_us > 0 && cfg->period_us < 100) {
+        if (verbose)
+            rp_warn(0, "RP_PERIOD=%u is below the 100 us minimum; using 100", cfg->period_us);
+        cfg->period_us = 100;
+    }
+    get_u32("RP_BUFFER", 256, RP_ITEMBUF_MAX, RP_DEFAULT_BUFFER, "", &cfg->buffer, verbose);
+    get_u32("RP_EAGER_LIMIT", 256, 1u << 20, RP_DEFAULT_EAGER, "", &cfg->eager_limit, verbose);
+
+    get_u32("RP_THREADS", 0, 1, 1, ", 0 = sample the MPI thread only", &cfg->threads, verbose);
+    get_u32("RP_CHECKPOINT", 0, RP_MAX_CHECKPOINT_S, RP_DEFAULT_CHECKPOINT_S,
+            ", seconds between checkpoints, 0 = only at MPI_Finalize", &cfg->checkpoint_s, verbose);
+    get_u32("RP_CCT_NODES", 2, CCT_MAX_CAP, CCT_DEFAULT_CAP, ", calling-context tree nodes", &cfg->cct_nodes, verbose);
+    static const char *const multiple[] = { "local", "main" };
+    cfg->multiple = (uint32_t)get_word("RP_MULTIPLE", multiple, 2, 0, verbose);
+
+    static const char *const sel[] = { "repr", "topk" };
+    cfg->select = (uint32_t)get_word("RP_SELECT", sel, 2, 0, verbose);
+    static const char *const clk[] = { "wall", "cpu" };
+    cfg->clock = (uint32_t)get_word("RP_CLOCK", clk, 2, 0, verbose);
+    static const char *const tsc[] = { "0", "1" };
+    cfg->tsc = (uint32_t)get_word("RP_TSC", tsc, 2, 1, verbose);
+
+    static const char *const modes[] = { [RP_MODE_PROF] = "prof", [RP_MODE_PATH] = "path",
+                                          [RP_MODE_TRACE] = "trace" };
+    cfg->mode = (uint32_t)get_word("RP_MODE", modes, 3, RP_MODE_PROF, verbose);
+    if (cfg->mode != RP_MODE_PROF) {
+        /* Path and trace modes record tasks, not samples: the item buffer
+         * holds tasks (its whole 16-bit index space by default), and a path
+         * summary as long as the eager limit allows (set below). */
+        if (cfg->period_us && getenv("RP_PERIOD") && verbose)
+            rp_warn(0, "RP_PERIOD is ignored in RP_MODE=%s (tasks are recorded, not samples)",
+                    modes[cfg->mode]);
+        cfg->period_us = 0;
+        if (!getenv("RP_BUFFER"))
+            cfg->buffer = RP_ITEMBUF_MAX;
+    }
+
+    const char *o = getenv("RP_OUTPUT");
+    if (o && *o) {
+        if (strlen(o) >= sizeof cfg->output - 32) {
+            if (verbose)
+                rp_warn(0, "RP_OUTPUT is longer than %zu characters; using the default directory",
+                        sizeof cfg->output - 32);
+        } else {
+            strcpy(cfg->output, o);
+        }
+    } else if (o && verbose) {
+        rp_warn(0, "RP_OUTPUT is empty; using the default directory");
+    }
+
+    /* The largest path-set must travel eagerly: clamp the summary first
+     * (paths matter more than resolution), then k. */
+    cfg->k = cfg->k_asked;
+    if (cfg->mode == RP_MODE_PATH && !getenv("RP_SUMMARY")) {
+        /* Full paths need every hop: take the longest summary that fits. */
+        cfg->summary = RP_MAX_SUMMARY;
+        while (pathset_max_wire_bytes(cfg->k, cfg->summary) > cfg->eager_limit && cfg->summary > 1)
+            cfg->summary--;
+    }
+    uint32_t summary_asked = cfg->summary;
+    while (pathset_max_wire_bytes(cfg->k, cfg->summary) > cfg->eager_limit && cfg->summary > 1)
+        cfg->summary--;
+    while (pathset_max_wire_bytes(cfg->k, cfg->summary) > cfg->eager_limit && cfg->k > 1)
+        cfg->k--;
+    if ((cfg->k != cfg->k_asked || cfg->summary != summary_asked) && verbose)
+        rp_warn(0, "RP_K=%u x RP_SUMMARY=%u exceeds the %u-byte eager limit (RP_EAGER_LIMIT); "
+                   "using k=%u with %u intervals per path", cfg->k_asked, summary_asked,
+                cfg->eager_limit, cfg->k, cfg->summary);
+}
+
+int config_threads_wanted(void)
+{
+    uint32_t v;
+    const char *s;
+    if ((s = getenv("RP_THREADS")) && config_parse_u32(s, 0, 1, &v) == 0 && v == 0)
+        return 0;
+    if ((s = getenv("RP_PERIOD")) && config_parse_u32(s, 0, 10000000, &v) == 0 && v == 0)
+        return 0;
+    if ((s = getenv("RP_MODE")) && (strcmp(s, "path") == 0 || strcmp(s, "trace") == 0))
+        return 0;
+    return 1;
+}

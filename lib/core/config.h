@@ -1,0 +1,33 @@
+/* config.h - the one reader of the RP_* environment variables
+ * (doc/environment.md).  Pure C: the runtime, the sampler's thread wrapper
+ * and the tests all read settings through it. */
+#ifndef RP_CONFIG_H
+#define RP_CONFIG_H
+
+#include "core/state.h"
+
+#define RP_DEFAULT_K        5u
+#define RP_DEFAULT_SUMMARY  32u
+#define RP_MAX_SUMMARY      1024u
+#define RP_DEFAULT_PERIOD   5000u     /* us: 200 Hz */
+#define RP_DEFAULT_BUFFER   16384u
+#define RP_DEFAULT_EAGER    4040u     /* Open MPI vader eager payload */
+
+/* Fill cfg from the environment.  Invalid values fall back to defaults; a
+ * warning naming the variable and its accepted range is printed when
+ * `verbose` (rank 0 only, so a job prints each once). */
+void config_load(rp_config *cfg, int verbose);
+
+#define RP_DEFAULT_CHECKPOINT_S 10u
+#define RP_MAX_CHECKPOINT_S     31536000u   /* a year */
+
+/* Before MPI_Init (pthread_create may come first): will worker threads be
+ * sampled?  The same variables as config_load, read quietly (config_load
+ * warns about bad values at MPI_Init; here they only must not turn
+ * sampling off): RP_THREADS != 0, RP_PERIOD != 0 and RP_MODE prof. */
+int  config_threads_wanted(void);
+
+/* Parse an unsigned decimal in [lo, hi]; 0 on success.  Exposed for tests. */
+int config_parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *out);
+
+#endif

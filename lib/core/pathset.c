@@ -1,0 +1,332 @@
+/* pathset.c - a rank's set of up to k paths: maintenance and the join
+ * (paper Fig. 3 and 5).  The wire format is wire.c's. */
+#include <stdlib.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "core/pathset.h"
+#include "core/select.h"
+#include "core/summary.h"
+#include "core/wire.h"
+
+/* Largest k with a REPR pick table (k*k u16: 8 KB at 64). */
+#define RP_REPR_TAB_MAX_K 64u
+
+int pathset_init(rp_pathset *ps, uint32_t k, uint32_t iv_cap)
+{
+    memset(ps, 0, sizeof *ps);
+    /* n_paths and n_iv travel as u16. */
+    if (k == 0 || k > UINT16_MAX || iv_cap > UINT16_MAX)
+        return -1;
+    ps->p = calloc(k, sizeof *ps->p);
+    /* +1 so iv_cap == 0 still gets a valid (unused) allocation. */
+    ps->store = calloc((size_t)k * iv_cap + 1, sizeof *ps->store);
+    if (!ps->p || !ps->store) {
+        pathset_free(ps);
+        return -1;
+    }
+    if (k <= RP_REPR_TAB_MAX_K) {
+        ps->repr_tab = malloc((size_t)k * k * sizeof *ps->repr_tab);
+        if (!ps->repr_tab) {
+            pathset_free(ps);
+            return -1;
+        }
+        select_repr_table(k, ps->repr_tab);
+    }
+    ps->k_cap = k;
+    ps->iv_cap = iv_cap;
+    for (uint32_t i = 0; i < k; i++)
+        ps->p[i].iv = ps->store + (size_t)i * iv_cap;
+    return 0;
+}
+
+void pathset_free(rp_pathset *ps)
+{
+    free(ps->p);
+    free(ps->store);
+    free(ps->repr_tab);
+    memset(ps, 0, sizeof *ps);
+}
+
+static void path_clear(rp_path *p)
+{
+    p->cost_ns = 0;
+    p->n_iv = 0;
+    p->flags = 0;
+    p->n_evicted = 0;
+}
+
+void pathset_reset(rp_pathset *ps)
+{
+    path_clear(&ps->p[0]);
+    ps->n = 1;
+}
+
+void pathset_add_cost(rp_pathset *ps, int64_t cost_ns)
+{
+    /* Same amount on every path: the cost order is unchanged. */
+    for (uint32_t i = 0; i < ps->n; i++)
+        ps->p[i].cost_ns += cost_ns;
+}
+
+void pathset_extend(rp_pathset *ps, uint32_t rank, uint16_t idx,
+                    rp_summary_mode mode, uint64_t *rng)
+{
+    for (uint32_t i = 0; i < ps->n; i++)
+        summary_push(&ps->p[i], ps->iv_cap, rank, idx, mode, rng);
+}
+
+/* Copy header and intervals into dst's own storage (dst->iv kept).  n_iv
+ * is clamped to the destination's capacity; callers guarantee it fits. */
+static void path_copy_into(rp_path *dst, const rp_path *src, uint32_t iv_cap)
+{
+    rp_interval *iv = dst->iv;
+    uint16_t n_iv = src->n_iv <= iv_cap ? src->n_iv : (uint16_t)iv_cap;
+    if (n_iv > 0 && iv != src->iv)
+        memmove(iv, src->iv, (size_t)n_iv * sizeof *iv);
+    *dst = *src;
+    dst->iv = iv;
+    dst->n_iv = n_iv;
+}
+
+void pathset_copy(rp_pathset *dst, const rp_pathset *src)
+{
+    if (dst == src)
+        return;
+    uint32_t n = src->n <= dst->k_cap ? src->n : dst->k_cap;
+    for (uint32_t i = 0; i < n; i++)
+        path_copy_into(&dst->p[i], &src->p[i], dst->iv_cap);
+    dst->n = n;
+}
+
+/* ---- join ----------------------------------------------------------- */
+
+/* Merge two lists, each in select_path_cmp order without duplicates, into
+ * cand in that order, dropping exact duplicates (mine's copy is kept).
+ * Paths of different cost are ordered by cost alone; the full comparison
+ * runs only on equal costs, where duplicates can be. */
+static uint32_t merge_unique(const rp_path **cand, const rp_path *a, uint32_t na,
+                             const rp_path *b, uint32_t nb)
+{
+    uint32_t i = 0, j = 0, n = 0;
+    while (i < na && j < nb) {
+        int c = a[i].cost_ns > b[j].cost_ns ? -1
+              : a[i].cost_ns < b[j].cost_ns ? 1
+              : select_path_cmp(&a[i], &b[j]);
+        if (c <= 0) {
+            if (c == 0)
+                j++;  /* the same path on both sides */
+            cand[n++] = &a[i++];
+        } else {
+            cand[n++] = &b[j++];
+        }
+    }
+    while (i < na)
+        cand[n++] = &a[i++];
+    while (j < nb)
+        cand[n++] = &b[j++];
+    return n;
+}
+
+/* mine <- the m picked paths, in order, with no allocation and no interval
+ * copies for paths that stay: the interval buffers of mine's k_cap slots
+ * are permuted (a buffer follows its path to its new slot), and buffers of
+ * dropped or unused slots receive the picked paths of the other set (their
+ * intervals may live in a received buffer).  m <= k_cap, so there are
+ * always enough free buffers.  The join of a received message usually
+ * takes join_fast instead, which does the same with bit masks. */
+static void apply_picks(rp_pathset *mine, const rp_path *const *pick, uint32_t m)
+{
+    uint32_t k = mine->k_cap, nfree = 0, f = 0;
+    rp_path newp[k];
+    rp_interval *freebuf[k];
+    uint8_t kept[k];
+    /* which slot a pick comes from: pointer difference as an integer,
+     * because pick[j] may point into another array */
+#define SLOT_OF(q) ((uintptr_t)(q) - (uintptr_t)mine->p)
+    const uintptr_t mine_bytes = (uintptr_t)mine->n * sizeof *mine->p;
+
+    memset(kept, 0, sizeof kept);
+    for (uint32_t j = 0; j < m; j++)
+        if (SLOT_OF(pick[j]) < mine_bytes)
+            kept[SLOT_OF(pick[j]) / sizeof *mine->p] = 1;
+    for (uint32_t s = 0; s < k; s++)
+        if (!kept[s])
+            freebuf[nfree++] = mine->p[s].iv;
+    for (uint32_t j = 0; j < m; j++) {
+        newp[j] = *pick[j];
+        if (SLOT_OF(pick[j]) < mine_bytes)
+            continue;  /* keeps its own buffer */
+        newp[j].iv = freebuf[f++];
+        path_copy_into(&newp[j], pick[j], mine->iv_cap);
+    }
+    /* Slots m.. get the buffers left over, so every slot still owns a
+     * distinct iv_cap-sized region of mine->store. */
+    for (uint32_t j = m; j < k; j++) {
+        path_clear(&newp[j]);
+        newp[j].iv = freebuf[f++];
+    }
+#undef SLOT_OF
+    memcpy(mine->p, newp, (size_t)k * sizeof *newp);
+    mine->n = m;
+}
+
+static int join_fast(rp_pathset *mine, const rp_path *in, uint32_t nb, rp_select_mode sel);
+
+/* mine <- select_k(mine U in[0..nb)).  The fast case (both sides in
+ * select_path_cmp order without duplicates, as selection output and
+ * checked decodes are) merges in one pass and, for REPR, picks from the
+ * pre-computed table; otherwise the general sort runs (summary eviction can
+ * reorder equal-cost paths). */
+static void join_paths(rp_pathset *mine, const rp_path *in, uint32_t nb, int in_sorted,
+                       rp_select_mode sel)
+{
+    uint32_t k = mine->k_cap, na = mine->n, nc, m;
+    const rp_path *cand[na + nb];
+    const rp_path *pick[k];
+
+    if (in_sorted && select_sorted_unique(mine->p, na)) {
+        nc = merge_unique(cand, mine->p, na, in, nb);
+        if (nc <= k) {
+            apply_picks(mine, cand, nc);
+            return;
+        }
+        if (sel == RP_SELECT_REPR && mine->repr_tab && nc <= 2 * k) {
+            const uint16_t *row = mine->repr_tab + (size_t)(nc - k - 1) * k;
+            for (uint32_t j = 0; j < k; j++)
+                pick[j] = cand[row[j]];
+            m = k;
+        } else {
+            select_k_sorted((rp_path **)cand, nc, k, sel, (rp_path **)pick, &m);
+        }
+    } else {
+        nc = 0;
+        for (uint32_t i = 0; i < na; i++)
+            cand[nc++] = &mine->p[i];
+        for (uint32_t j = 0; j < nb; j++)
+            cand[nc++] = &in[j];
+        /* select_k reorders cand and returns pointers into it; it never
+         * writes through them. */
+        select_k((rp_path **)cand, nc, k, sel, (rp_path **)pick, &m);
+    }
+    apply_picks(mine, pick, m);
+}
+
+void pathset_join(rp_pathset *mine, const rp_pathset *in, rp_select_mode sel)
+{
+    if (in == mine || in->n == 0)
+        return;  /* joining with itself or nothing changes nothing */
+    int sorted = select_sorted_unique(in->p, in->n);
+    if (!sorted || !join_fast(mine, in->p, in->n, sel))
+        join_paths(mine, in->p, in->n, sorted, sel);
+}
+
+/* The join of every received message, for the usual case: k <= 64 (so
+ * slots and picks fit in bit masks and bytes), REPR with its pick table or
+ * TOPK, and mine in order.  Equal to join_paths, in about half the
+ * instructions: it runs on the receiver's critical path, ahead of its
+ * next send.  Returns 0 when it does not apply (nothing changed). */
+static int join_fast(rp_pathset *mine, const rp_path *in, uint32_t nb, rp_select_mode sel)
+{
+    uint32_t k = mine->k_cap, na = mine->n;
+    rp_path *a = mine->p;
+    if (k > 64 || (sel == RP_SELECT_REPR && !mine->repr_tab) || !select_sorted_unique(a, na))
+        return 0;
+    /* merged order as codes: mine's index, or 0x80 | in's index */
+    uint8_t code[128], pk[64];
+    uint32_t i = 0, j = 0, n = 0, m;
+    while (i < na && j < nb) {
+        if (a[i].cost_ns > in[j].cost_ns) {
+            code[n++] = (uint8_t)i++;
+        } else if (a[i].cost_ns < in[j].cost_ns) {
+            code[n++] = (uint8_t)(0x80u | j++);
+        } else {
+            int c = select_path_cmp(&a[i], &in[j]);
+            if (c <= 0) {
+                j += c == 0;  /* the same path on both sides: keep mine */
+                code[n++] = (uint8_t)i++;
+            } else {
+                code[n++] = (uint8_t)(0x80u | j++);
+            }
+        }
+    }
+    while (i < na)
+        code[n++] = (uint8_t)i++;
+    while (j < nb)
+        code[n++] = (uint8_t)(0x80u | j++);
+
+    const uint8_t *pick = code;
+    m = n;
+    if (n > k) {
+        m = k;
+        pick = pk;
+        if (sel == RP_SELECT_REPR) {
+            const uint16_t *row = mine->repr_tab + (size_t)(n - k - 1) * k;
+            for (uint32_t q = 0; q < k; q++)
+                pk[q] = code[row[q]];
+        } else {   /* TOPK: the (k+1)/2 most costly and the k/2 least */
+            uint32_t top = (k + 1) / 2, bottom = k / 2;
+            for (uint32_t q = 0; q < top; q++)
+                pk[q] = code[q];
+            for (uint32_t q = 0; q < bottom; q++)
+                pk[top + q] = code[n - bottom + q];
+        }
+    }
+
+    /* Slots whose path stays keep their interval buffer; picks from `in`
+     * take the buffers of the others, and their intervals are copied. */
+    uint64_t kept = 0;
+    for (uint32_t q = 0; q < m; q++)
+        if (!(pick[q] & 0x80u))
+            kept |= 1ull << pick[q];
+    uint64_t free_slots = ~kept & (k == 64 ? ~0ull : (1ull << k) - 1);
+    rp_path newp[k];
+    for (uint32_t q = 0; q < m; q++) {
+        uint32_t c = pick[q];
+        if (!(c & 0x80u)) {
+            newp[q] = a[c];
+            continue;
+        }
+        const rp_path *src = &in[c & 0x7fu];
+        uint32_t s = (uint32_t)__builtin_ctzll(free_slots);
+        free_slots &= free_slots - 1;
+        newp[q] = *src;
+        newp[q].iv = a[s].iv;
+        if (src->n_iv)   /* n_iv <= iv_cap: checked by the decoder */
+            memcpy(newp[q].iv, src->iv, (size_t)src->n_iv * sizeof *src->iv);
+    }
+    for (uint32_t q = m; q < k; q++) {
+        uint32_t s = (uint32_t)__builtin_ctzll(free_slots);
+        free_slots &= free_slots - 1;
+        path_clear(&newp[q]);
+        newp[q].iv = a[s].iv;
+    }
+    memcpy(a, newp, (size_t)k * sizeof *newp);
+    mine->n = m;
+    return 1;
+}
+
+int pathset_join_wire(rp_pathset *mine, const void *buf, size_t len, rp_select_mode sel)
+{
+    if (buf == NULL || ((uintptr_t)buf & (_Alignof(rp_interval) - 1)))
+        return -1;
+    /* Path headers are read into `in`; intervals stay in the buffer
+     * (p->iv points at them, read-only: the join only copies out of it). */
+    rp_path in[mine->k_cap];
+    uint32_t n_in;
+    if (pathset_wire_parse(buf, len, mine->k_cap, mine->iv_cap, in, &n_in) != 0)
+        return -1;
+    int sorted = 1;
+    for (uint32_t i = 1; i < n_in; i++)
+        if (in[i].cost_ns == in[i - 1].cost_ns && select_path_cmp(&in[i - 1], &in[i]) >= 0)
+            sorted = 0;   /* equal costs: in order by contents, else the general join */
+    if (!sorted || !join_fast(mine, in, n_in, sel))
+        join_paths(mine, in, n_in, sorted, sel);
+    return 0;
+}
+
+void pathset_percentile_costs(const rp_pathset *ps, uint32_t k, int64_t *out)
+{
+    for (uint32_t j = 0; j < k; j++)
+        out[j] = ps->n ? ps->p[select_nearest(j, k, ps->n)].cost_ns : 0;
+}

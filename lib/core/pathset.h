@@ -1,0 +1,82 @@
+/* pathset.h - a rank's set of up to k paths, each {cost, path-summary}.
+ *
+ * Pure C, no MPI.  The path-set is what travels at every branch (send) and
+ * is merged at every join (receive completion, collective).  Paths are kept
+ * sorted by cost, most critical first (index 0 = 100th percentile).
+ */
+#ifndef RP_PATHSET_H
+#define RP_PATHSET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* One interval of a path-summary: items low..high (inclusive) of the
+ * uncommitted-item buffer of rank `rank`.  8 bytes, as in the paper. */
+typedef struct rp_interval {
+    uint32_t rank;
+    uint16_t low;
+    uint16_t high;
+} rp_interval;
+
+/* Path flags. */
+#define RP_PATH_OVERFLOW 0x1u  /* path mode: summary full, rest committed eagerly */
+
+typedef struct rp_path {
+    int64_t      cost_ns;    /* sum of task costs along the path */
+    uint16_t     n_iv;       /* used intervals */
+    uint16_t     flags;      /* RP_PATH_* */
+    uint32_t     n_evicted;  /* prof mode: intervals merged into "unknown location" */
+    rp_interval *iv;         /* storage owned by the set, capacity = set->iv_cap */
+} rp_path;
+
+typedef struct rp_pathset {
+    uint32_t     k_cap;   /* k: most paths kept */
+    uint32_t     iv_cap;  /* intervals per path-summary */
+    uint32_t     n;       /* paths held now, 1..k_cap (0 only before reset) */
+    rp_path     *p;       /* k_cap paths, sorted by cost descending */
+    rp_interval *store;   /* k_cap * iv_cap intervals */
+    uint16_t    *repr_tab; /* select_repr_table(k_cap) when k_cap <= 64, else NULL */
+} rp_pathset;
+
+/* Selection statistic (RP_SELECT). */
+typedef enum { RP_SELECT_REPR = 0, RP_SELECT_TOPK = 1 } rp_select_mode;
+/* Summary overflow rule (depends on RP_MODE). */
+typedef enum { RP_SUMMARY_PROF = 0, RP_SUMMARY_PATH = 1 } rp_summary_mode;
+
+
+/* Allocate storage for k paths of iv_cap intervals; 0 on success, -1 on ENOMEM.
+ * The set starts with zero paths; call pathset_reset. */
+int  pathset_init(rp_pathset *ps, uint32_t k, uint32_t iv_cap);
+void pathset_free(rp_pathset *ps);
+/* Phase start: exactly one path of cost 0 with an empty summary. */
+void pathset_reset(rp_pathset *ps);
+/* Task end: add the finished task's cost to every path. */
+void pathset_add_cost(rp_pathset *ps, int64_t cost_ns);
+/* A new uncommitted item at buffer index idx on rank `rank`: extend every
+ * path's summary (summary_push).  rng: caller-owned xorshift state, used
+ * only by the prof-mode overflow rule.  Async-signal-safe. */
+void pathset_extend(rp_pathset *ps, uint32_t rank, uint16_t idx,
+                    rp_summary_mode mode, uint64_t *rng);
+/* Copy src into dst (same or larger capacities). */
+void pathset_copy(rp_pathset *dst, const rp_pathset *src);
+
+
+/* Join: mine <- select_k(mine U in).  Exact duplicates (same cost, flags,
+ * evictions and intervals) are dropped; ties are broken deterministically
+ * by the summary contents, so every rank selects identically. */
+void pathset_join(rp_pathset *mine, const rp_pathset *in, rp_select_mode sel);
+
+/* Join an encoded set straight from the received bytes: the same result as
+ * pathset_decode into a scratch set followed by pathset_join, with the same
+ * checks, but only the intervals of paths that are picked are copied (the
+ * receiver's work on every message).  buf must be 4-byte aligned (the
+ * runtime's receive buffers are malloc'ed, slots 8-byte multiples).
+ * Returns 0, or -1 for a malformed buffer (mine unchanged). */
+int pathset_join_wire(rp_pathset *mine, const void *buf, size_t len, rp_select_mode sel);
+
+/* The cost a report shows at each of k evenly spaced percentiles
+ * (out[0] = 100 %, out[k-1] = 0 %), each taken from the held path whose own
+ * percentile is nearest (ties towards the more critical path). */
+void pathset_percentile_costs(const rp_pathset *ps, uint32_t k, int64_t *out);
+
+#endif

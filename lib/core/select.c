@@ -1,0 +1,194 @@
+/* select.c - choosing k of n candidate paths (paper Fig. 5).
+ *
+ * Every rank of a collective must select the identical set from the same
+ * candidates whatever order they arrived in, so the order is total on path
+ * contents (select_path_cmp) and ties never depend on input position.
+ * No allocation: sorting is in place (k is small, bounded by the eager
+ * limit), so this is usable anywhere.
+ */
+#include "core/select.h"
+
+uint32_t select_repr_index(uint32_t j, uint32_t k, uint32_t n)
+{
+    if (k <= 1 || n <= 1)
+        return 0;
+    /* round(j*(n-1)/(k-1)), halves up, without floating point. */
+    uint64_t num = 2ull * j * (n - 1) + (k - 1);
+    return (uint32_t)(num / (2ull * (k - 1)));
+}
+
+void select_repr_table(uint32_t k, uint16_t *tab)
+{
+    for (uint32_t n = k + 1; n <= 2 * k; n++)
+        for (uint32_t j = 0; j < k; j++)
+            *tab++ = (uint16_t)select_repr_index(j, k, n);
+}
+
+static int cmp_u64(uint64_t a, uint64_t b)
+{
+    return (a > b) - (a < b);
+}
+
+static int cmp_interval(const rp_interval *a, const rp_interval *b)
+{
+    int c = cmp_u64(a->rank, b->rank);
+    if (c == 0)
+        c = cmp_u64(a->low, b->low);
+    if (c == 0)
+        c = cmp_u64(a->high, b->high);
+    return c;
+}
+
+int select_path_cmp(const rp_path *a, const rp_path *b)
+{
+    if (a->cost_ns != b->cost_ns)
+        return a->cost_ns > b->cost_ns ? -1 : 1;  /* higher cost first */
+    int c = cmp_u64(a->flags, b->flags);
+    if (c == 0)
+        c = cmp_u64(a->n_evicted, b->n_evicted);
+    if (c == 0)
+        c = cmp_u64(a->n_iv, b->n_iv);
+    for (uint32_t i = 0; c == 0 && i < a->n_iv; i++)
+        c = cmp_interval(&a->iv[i], &b->iv[i]);
+    return c;
+}
+
+static int is_sorted(rp_path **v, uint32_t n)
+{
+    for (uint32_t i = 1; i < n; i++)
+        if (select_path_cmp(v[i - 1], v[i]) > 0)
+            return 0;
+    return 1;
+}
+
+/* Heapsort: O(n log n), in place, no allocation.  Not stable, which does
+ * not matter because cmp == 0 only for identical paths. */
+static void sift_down(rp_path **v, uint32_t root, uint32_t n)
+{
+    for (;;) {
+        uint32_t child = 2 * root + 1;
+        if (child >= n)
+            return;
+        if (child + 1 < n && select_path_cmp(v[child], v[child + 1]) < 0)
+            child++;
+        if (select_path_cmp(v[root], v[child]) >= 0)
+            return;
+        rp_path *t = v[root];
+        v[root] = v[child];
+        v[child] = t;
+        root = child;
+    }
+}
+
+static void sort_paths(rp_path **v, uint32_t n)
+{
+    if (is_sorted(v, n))  /* often already in order: O(n) */
+        return;
+    for (uint32_t i = n / 2; i-- > 0;)
+        sift_down(v, i, n);
+    for (uint32_t end = n; end-- > 1;) {
+        rp_path *t = v[0];
+        v[0] = v[end];
+        v[end] = t;
+        sift_down(v, 0, end);
+    }
+}
+
+static uint32_t dedup_sorted(rp_path **v, uint32_t n)
+{
+    if (n == 0)
+        return 0;
+    uint32_t m = 1;
+    for (uint32_t i = 1; i < n; i++)
+        if (select_path_cmp(v[m - 1], v[i]) != 0)
+            v[m++] = v[i];
+    return m;
+}
+
+/* out may equal cand: every pick index is >= its output position, so
+ * writing out[j] never clobbers a candidate still to be read. */
+int select_sorted_unique(const rp_path *p, uint32_t n)
+{
+    for (uint32_t i = 1; i < n; i++) {
+        if (p[i - 1].cost_ns > p[i].cost_ns)
+            continue;
+        if (p[i - 1].cost_ns < p[i].cost_ns || select_path_cmp(&p[i - 1], &p[i]) >= 0)
+            return 0;
+    }
+    return 1;
+}
+
+void select_k(rp_path **cand, uint32_t n, uint32_t k, rp_select_mode sel,
+              rp_path **out, uint32_t *n_out)
+{
+    sort_paths(cand, n);
+    n = dedup_sorted(cand, n);
+    select_k_sorted(cand, n, k, sel, out, n_out);
+}
+
+void select_k_sorted(rp_path **cand, uint32_t n, uint32_t k, rp_select_mode sel,
+                     rp_path **out, uint32_t *n_out)
+{
+    if (n <= k) {
+        for (uint32_t i = 0; i < n; i++)
+            out[i] = cand[i];
+        *n_out = n;
+        return;
+    }
+    if (sel == RP_SELECT_TOPK) {
+        uint32_t top = (k + 1) / 2, bottom = k / 2;
+        for (uint32_t i = 0; i < top; i++)
+            out[i] = cand[i];
+        for (uint32_t i = 0; i < bottom; i++)
+            out[top + i] = cand[n - bottom + i];
+    } else if (k == 1) {
+        out[0] = cand[0];
+    } else {
+        /* select_repr_index(j, k, n) for j = 0..k-1, walked incrementally:
+         * index_j = (j*step + (k-1)) / den with step = 2(n-1), den = 2(k-1);
+         * two divisions instead of k (this runs at every message join). */
+        uint32_t den = 2 * (k - 1), step = 2 * (n - 1);
+        uint32_t q = (k - 1) / den, r = (k - 1) % den;
+        uint32_t dq = step / den, dr = step % den;
+        for (uint32_t j = 0; j < k; j++) {
+            out[j] = cand[q];
+            q += dq;
+            r += dr;
+            if (r >= den) {
+                r -= den;
+                q++;
+            }
+        }
+    }
+    *n_out = k;
+}
+
+double select_percentile(uint32_t j, uint32_t k)
+{
+    if (k <= 1)
+        return 100.0;
+    return 100.0 * (double)(k - 1 - j) / (double)(k - 1);
+}
+
+uint32_t select_nearest(uint32_t j, uint32_t k, uint32_t n)
+{
+    if (n <= 1)
+        return 0;
+    /* Slot j's percentile is a/b, held path i's is (n-1-i)/(n-1).  With the
+     * common denominator b*(n-1) the distance is |a*(n-1) - (n-1-i)*b|, an
+     * exact integer: no rounding can flip a tie. */
+    uint64_t a = (k <= 1) ? 1 : (uint64_t)(k - 1 - j);
+    uint64_t b = (k <= 1) ? 1 : (uint64_t)(k - 1);
+    uint64_t target = a * (n - 1);
+    uint32_t best = 0;
+    uint64_t best_d = UINT64_MAX;
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t v = (uint64_t)(n - 1 - i) * b;
+        uint64_t d = v > target ? v - target : target - v;
+        if (d < best_d) {  /* strict: ties stay with the lower index */
+            best_d = d;
+            best = i;
+        }
+    }
+    return best;
+}

@@ -1,0 +1,95 @@
+/* summary.c - path-summary maintenance (paper Fig. 4c, §5).
+ *
+ * Everything here runs inside the SIGPROF handler (prof mode) or on the
+ * wrapper's hot path (path mode): no allocation, no stdio, no locks, no
+ * global state.  The only randomness comes from the caller-owned xorshift
+ * state, so runs are reproducible for a given seed.
+ */
+#include "core/summary.h"
+
+/* xorshift64* never leaves state 0, so a zeroed state is replaced by a fixed
+ * odd constant (the 64-bit golden ratio) instead of getting stuck. */
+#define RP_RAND_ZERO_SEED 0x9E3779B97F4A7C15ull
+
+uint64_t summary_rand(uint64_t *state)
+{
+    uint64_t x = *state;
+    if (x == 0)
+        x = RP_RAND_ZERO_SEED;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    *state = x;
+    return x * 0x2545F4914F6CDD1Dull;
+}
+
+/* Uniform-enough integer in [0, n) for n >= 1: multiply-shift on the high
+ * 32 bits (unbiased to within 2^-32, no division). */
+static uint32_t rand_below(uint64_t *state, uint32_t n)
+{
+    uint64_t r = summary_rand(state) >> 32;
+    return (uint32_t)((r * (uint64_t)n) >> 32);
+}
+
+/* Already recorded?  Cannot happen in normal use (indices only grow within
+ * a phase), but a duplicate would make commit visit an item twice. */
+static int summary_contains(const rp_path *p, uint32_t rank, uint16_t idx)
+{
+    for (uint32_t i = 0; i < p->n_iv; i++) {
+        const rp_interval *iv = &p->iv[i];
+        if (iv->rank == rank && iv->low <= idx && idx <= iv->high)
+            return 1;
+    }
+    return 0;
+}
+
+/* Drop interval j (time is kept in the path's cost; only the location is
+ * lost: the paper's "unknown location" slot is the n_evicted counter). */
+static void summary_evict(rp_path *p, uint32_t j)
+{
+    for (uint32_t i = j + 1; i < p->n_iv; i++)
+        p->iv[i - 1] = p->iv[i];
+    p->n_iv--;
+    p->n_evicted++;
+}
+
+static void summary_append(rp_path *p, uint32_t rank, uint16_t idx)
+{
+    rp_interval *iv = &p->iv[p->n_iv++];
+    iv->rank = rank;
+    iv->low = idx;
+    iv->high = idx;
+}
+
+int summary_push(rp_path *p, uint32_t iv_cap, uint32_t rank, uint16_t idx,
+                 rp_summary_mode mode, uint64_t *rng)
+{
+    if (p->n_iv > 0) {
+        rp_interval *last = &p->iv[p->n_iv - 1];
+        /* idx == 0 has no predecessor, so it always opens an interval. */
+        if (last->rank == rank && idx > 0 && last->high == (uint16_t)(idx - 1)) {
+            last->high = idx;
+            return RP_SUM_EXTENDED;
+        }
+        if (summary_contains(p, rank, idx))
+            return RP_SUM_EXTENDED;
+    }
+    if (p->n_iv < iv_cap) {
+        summary_append(p, rank, idx);
+        return RP_SUM_OPENED;
+    }
+    if (mode == RP_SUMMARY_PATH) {
+        /* Full-path mode: the caller commits this (and later) items
+         * eagerly; the flag tells the report the summary is incomplete. */
+        p->flags |= RP_PATH_OVERFLOW;
+        return RP_SUM_OVERFLOW;
+    }
+    if (p->n_iv == 0) {
+        /* iv_cap == 0: nothing can ever be located; keep the count honest. */
+        p->n_evicted++;
+        return RP_SUM_EVICTED;
+    }
+    summary_evict(p, rand_below(rng, p->n_iv));
+    summary_append(p, rank, idx);
+    return RP_SUM_EVICTED;
+}

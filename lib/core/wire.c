@@ -1,0 +1,172 @@
+/* wire.c - the one codec of the path-set wire format (doc/formats.md).
+ *
+ * Wire format of an encoded path-set (version RP_PATHSET_WIRE_VERSION = 1).
+ * All integers little-endian (host order: every rank of a job shares one
+ * architecture); fields are packed with no padding and read with memcpy,
+ * so the buffer needs no alignment.
+ *
+ *   header, 8 bytes:
+ *     off 0  u8   version          = 1
+ *     off 1  u8   reserved         = 0 (rejected otherwise)
+ *     off 2  u16  n_paths          1 .. k
+ *     off 4  u32  total_length     bytes of the whole encoding, header included
+ *   then n_paths paths, most costly first, each:
+ *     off 0  i64  cost_ns          >= 0, non-increasing from path to path
+ *     off 8  u16  n_iv             intervals that follow, 0 .. iv_cap
+ *     off 10 u16  flags            RP_PATH_* (only known bits accepted)
+ *     off 12 u32  n_evicted        prof mode: intervals lost to "unknown"
+ *     off 16      n_iv intervals of 8 bytes each:
+ *                   u32 rank, u16 low, u16 high   (low <= high)
+ *
+ * Size: 8 + sum over paths of (16 + 8 * n_iv); at most
+ * pathset_max_wire_bytes(k, iv_cap) = 8 + k * (16 + 8 * iv_cap).
+ * A decoder rejects (returns -1, set left empty) a buffer whose length
+ * disagrees with total_length, a wrong version, nonzero reserved byte,
+ * n_paths of 0 or above its k, n_iv above its iv_cap, unknown flags, a
+ * negative cost, low > high, costs not sorted descending, or any read past
+ * the end / unread trailing bytes.
+ */
+#include <stddef.h>
+#include <string.h>
+#include "core/wire.h"
+
+#define RP_PATH_FLAGS_KNOWN RP_PATH_OVERFLOW
+
+
+size_t pathset_max_wire_bytes(uint32_t k, uint32_t iv_cap)
+{
+    return RP_PATHSET_HDR_BYTES +
+           (size_t)k * (RP_PATH_HDR_BYTES + 8u * (size_t)iv_cap);
+}
+
+static size_t encoded_size(const rp_pathset *ps)
+{
+    size_t sz = RP_PATHSET_HDR_BYTES;
+    for (uint32_t i = 0; i < ps->n; i++)
+        sz += RP_PATH_HDR_BYTES + 8u * (size_t)ps->p[i].n_iv;
+    return sz;
+}
+
+static uint8_t *put(uint8_t *w, const void *v, size_t n)
+{
+    memcpy(w, v, n);
+    return w + n;
+}
+
+size_t pathset_encode(const rp_pathset *ps, void *buf, size_t cap)
+{
+    size_t sz = encoded_size(ps);
+    if (sz > cap || sz > UINT32_MAX || ps->n > UINT16_MAX)
+        return 0;
+    uint8_t *w = buf;
+    uint8_t version = RP_PATHSET_WIRE_VERSION, reserved = 0;
+    uint16_t n_paths = (uint16_t)ps->n;
+    uint32_t total = (uint32_t)sz;
+    w = put(w, &version, 1);
+    w = put(w, &reserved, 1);
+    w = put(w, &n_paths, 2);
+    w = put(w, &total, 4);
+    for (uint32_t i = 0; i < ps->n; i++) {
+        const rp_path *p = &ps->p[i];
+        w = put(w, &p->cost_ns, 8);
+        w = put(w, &p->n_iv, 2);
+        w = put(w, &p->flags, 2);
+        w = put(w, &p->n_evicted, 4);
+        /* rp_interval is laid out exactly as on the wire: one copy. */
+        if (p->n_iv)
+            w = put(w, p->iv, (size_t)p->n_iv * sizeof *p->iv);
+    }
+    return sz;
+}
+
+/* Bounds-checked reader: every get fails once the cursor would pass end. */
+typedef struct rd {
+    const uint8_t *p, *end;
+} rd;
+
+
+_Static_assert(sizeof(rp_interval) == 8 && offsetof(rp_interval, low) == 4 &&
+                   offsetof(rp_interval, high) == 6,
+               "rp_interval must match the 8-byte wire interval");
+
+int pathset_wire_parse(const void *buf, size_t len, uint32_t k_cap, uint32_t iv_cap,
+                       rp_path *hdr, uint32_t *n_out)
+{
+    const uint8_t *b = buf;
+    uint16_t n_in;
+    uint32_t total;
+    *n_out = 0;
+    if (b == NULL || len < RP_PATHSET_HDR_BYTES)
+        return -1;
+    memcpy(&n_in, b + 2, 2);
+    memcpy(&total, b + 4, 4);
+    if (b[0] != RP_PATHSET_WIRE_VERSION || b[1] != 0 || total != len ||
+        n_in == 0 || n_in > k_cap)
+        return -1;
+    rd r = { b + RP_PATHSET_HDR_BYTES, b + len };
+    for (uint32_t i = 0; i < n_in; i++) {
+        rp_path *p = &hdr[i];
+        /* One bounds check for the 16-byte path header. */
+        if ((size_t)(r.end - r.p) < RP_PATH_HDR_BYTES)
+            return -1;
+        memcpy(&p->cost_ns, r.p, 8);
+        memcpy(&p->n_iv, r.p + 8, 2);
+        memcpy(&p->flags, r.p + 10, 2);
+        memcpy(&p->n_evicted, r.p + 12, 4);
+        r.p += RP_PATH_HDR_BYTES;
+        size_t bytes = (size_t)p->n_iv * sizeof(rp_interval);
+        if (p->cost_ns < 0 || p->n_iv > iv_cap || (p->flags & ~RP_PATH_FLAGS_KNOWN) ||
+            (size_t)(r.end - r.p) < bytes)
+            return -1;
+        if (i > 0 && p->cost_ns > p[-1].cost_ns)
+            return -1;
+        p->iv = (rp_interval *)(uintptr_t)r.p;   /* the caller copies or reads in place */
+        for (uint32_t q = 0; q < p->n_iv; q++) {
+            uint16_t lo, hi;
+            memcpy(&lo, r.p + 8 * q + 4, 2);
+            memcpy(&hi, r.p + 8 * q + 6, 2);
+            if (lo > hi)
+                return -1;
+        }
+        r.p += bytes;
+    }
+    if (r.p != r.end)  /* trailing bytes */
+        return -1;
+    *n_out = n_in;
+    return 0;
+}
+
+int pathset_decode(rp_pathset *ps, const void *buf, size_t len)
+{
+    ps->n = 0;
+    rp_path hdr[ps->k_cap ? ps->k_cap : 1];
+    uint32_t n;
+    if (pathset_wire_parse(buf, len, ps->k_cap, ps->iv_cap, hdr, &n) != 0)
+        return -1;
+    for (uint32_t i = 0; i < n; i++) {
+        rp_path *p = &ps->p[i];
+        p->cost_ns = hdr[i].cost_ns;
+        p->n_iv = hdr[i].n_iv;
+        p->flags = hdr[i].flags;
+        p->n_evicted = hdr[i].n_evicted;
+        if (p->n_iv)   /* memcpy: the buffer need not be aligned */
+            memcpy(p->iv, (const void *)hdr[i].iv, (size_t)p->n_iv * sizeof *p->iv);
+    }
+    ps->n = n;
+    return 0;
+}
+
+uint32_t pathset_wire_len(const void *buf)
+{
+    uint32_t len;
+    memcpy(&len, (const uint8_t *)buf + 4, 4);   /* total_length */
+    return len;
+}
+
+int pathset_wire_top_cost(const void *buf, size_t len, int64_t *cost)
+{
+    if (len < RP_PATHSET_HDR_BYTES + 8)
+        return -1;
+    memcpy(cost, (const uint8_t *)buf + RP_PATHSET_HDR_BYTES, 8);   /* path 0's cost_ns */
+    return 0;
+}

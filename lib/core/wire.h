@@ -1,0 +1,37 @@
+/* wire.h - the path-set wire format: the one codec (wire.c), used by the
+ * point-to-point protocol, the collectives and the join from received bytes
+ * (pathset_join_wire).  Layout: doc/formats.md and wire.c's top comment.
+ * Pure C. */
+#ifndef RP_WIRE_H
+#define RP_WIRE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "core/pathset.h"
+
+/* Wire format version of an encoded path-set (doc/formats.md). */
+#define RP_PATHSET_WIRE_VERSION 1
+#define RP_PATHSET_HDR_BYTES    8u
+#define RP_PATH_HDR_BYTES       16u
+
+/* Largest encoded size for a set of k paths with iv_cap intervals each. */
+size_t pathset_max_wire_bytes(uint32_t k, uint32_t iv_cap);
+/* Encode only the used intervals.  Returns bytes written, or 0 if cap is
+ * too small. */
+size_t pathset_encode(const rp_pathset *ps, void *buf, size_t cap);
+/* Decode into ps (whose capacities bound what is accepted).  Returns 0, or
+ * -1 on a malformed/truncated/oversized buffer (ps then holds 0 paths). */
+int    pathset_decode(rp_pathset *ps, const void *buf, size_t len);
+
+/* Check an encoding (the same checks as pathset_decode) and read its path
+ * headers into hdr[0..*n) (hdr has room for k_cap paths); hdr[i].iv points
+ * at path i's intervals inside buf, which are 4-byte aligned only if buf is
+ * (then they may be read in place).  0, or -1 for a malformed buffer. */
+int pathset_wire_parse(const void *buf, size_t len, uint32_t k_cap, uint32_t iv_cap,
+                       rp_path *hdr, uint32_t *n);
+/* The total_length field of an encoding's header (buf holds >= 8 bytes). */
+uint32_t pathset_wire_len(const void *buf);
+/* The cost of an encoding's most critical path; 0, or -1 if too short. */
+int pathset_wire_top_cost(const void *buf, size_t len, int64_t *cost);
+
+#endif

@@ -1,0 +1,25 @@
+/* collpaths.h - joining path-sets over a communicator (collpaths.c). */
+#ifndef RP_COLLPATHS_H
+#define RP_COLLPATHS_H
+
+#include "core/state.h"
+#include "exchange/comm.h"
+
+/* The tag of the profiler's own collective traffic on a `coll` shadow. */
+#define RP_TAG_COLL 1
+
+/* st: the state whose path-set the exchanges read and join. */
+void collpaths_init(rp_state *st);
+/* Broadcast root's set over c->coll; members replace theirs with it
+ * (replace = 1) or join it. */
+void coll_bcast_set(rp_comm *c, int root, int replace);
+/* One exchange round: send my set to dst, join the one from src
+ * (MPI_PROC_NULL: none). */
+void coll_exchange(rp_comm *c, int dst, int src);
+/* Rounds from_d, 2*from_d, ... of the all-to-all exchange, then the
+ * broadcast where one is needed: every member ends with the same set. */
+void coll_allreduce_paths_from(rp_comm *c, int from_d);
+/* The whole path-allreduce (from_d = 1). */
+void coll_allreduce_paths(rp_comm *c);
+
+#endif

@@ -1,0 +1,272 @@
+/* comm.c - map from user communicators to their shadows.  Open addressing
+ * keyed by the handle's bits (a pointer in Open MPI, an int in MPICH), with
+ * MPI_COMM_WORLD checked first because most traffic uses it. */
+#include "exchange/comm.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include "core/counters.h"
+#include "core/vocab.h"
+#include "core/warn.h"
+
+/* Owned by this file; touched only by the profiled (main) thread. */
+static rp_comm **table;
+static uint32_t  table_cap, table_used;
+static rp_comm  *world;
+static uint32_t  created;   /* uids this rank handed out (comms and windows) */
+static rp_comm_opts g_opt;  /* comm_init */
+
+void comm_init(const rp_comm_opts *opt) { g_opt = *opt; }
+
+static uint64_t comm_key(MPI_Comm c)
+{
+    uint64_t k = 0;
+    memcpy(&k, &c, sizeof c < sizeof k ? sizeof c : sizeof k);
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdULL;
+    k ^= k >> 33;
+    return k;
+}
+
+static int same_comm(MPI_Comm a, MPI_Comm b) { return memcmp(&a, &b, sizeof a) == 0; }
+
+static int table_grow(void)
+{
+    uint32_t ncap = table_cap ? table_cap * 2 : 64;
+    rp_comm **nt = calloc(ncap, sizeof *nt);
+    if (!nt)
+        return -1;
+    for (uint32_t i = 0; i < table_cap; i++) {
+        rp_comm *e = table[i];
+        if (!e || !e->live)
+            continue;                       /* dead entries drop out of the index */
+        uint32_t h = (uint32_t)comm_key(e->user) & (ncap - 1);
+        while (nt[h])
+            h = (h + 1) & (ncap - 1);
+        nt[h] = e;
+    }
+    free(table);
+    table = nt;
+    table_cap = ncap;
+    table_used = 0;
+    for (uint32_t i = 0; i < ncap; i++)
+        table_used += nt[i] != NULL;
+    return 0;
+}
+
+rp_comm *comm_lookup(MPI_Comm comm)
+{
+    if (world && same_comm(comm, world->user))
+        return world;
+    if (!table_cap)
+        return NULL;
+    uint32_t h = (uint32_t)comm_key(comm) & (table_cap - 1);
+    for (uint32_t n = 0; n < table_cap && table[h]; n++, h = (h + 1) & (table_cap - 1))
+        if (table[h]->live && same_comm(table[h]->user, comm))
+            return table[h];
+    return NULL;
+}
+
+rp_comm *comm_world(void) { return world; }
+
+/* 1 if every process of comm (both groups of an intercommunicator) is in
+ * our MPI_COMM_WORLD.  A communicator reaching into another job (a spawned
+ * one, a port peer, or anything made from their communicators) may have
+ * members without the profiler, and a shadow duplicate that only one side
+ * makes waits forever.  Every member decides the same way: each sees at
+ * least one process outside its own world. */
+static int within_world(MPI_Comm comm)
+{
+    int inter = 0, ok = 1;
+    MPI_Group wg, g[2];
+    PMPI_Comm_test_inter(comm, &inter);
+    PMPI_Comm_group(MPI_COMM_WORLD, &wg);
+    PMPI_Comm_group(comm, &g[0]);
+    if (inter)
+        PMPI_Comm_remote_group(comm, &g[1]);
+    for (int i = 0; i <= inter && ok; i++) {
+        int n = 0;
+        PMPI_Group_size(g[i], &n);
+        int *in = malloc((size_t)n * sizeof *in), *out = malloc((size_t)n * sizeof *out);
+        if (!in || !out) {
+            ok = 0;              /* cannot tell: do not risk a hang */
+        } else {
+            for (int r = 0; r < n; r++)
+                in[r] = r;
+            PMPI_Group_translate_ranks(g[i], n, in, wg, out);
+            for (int r = 0; r < n && ok; r++)
+                ok = out[r] != MPI_UNDEFINED;
+        }
+        free(in);
+        free(out);
+    }
+    for (int i = 0; i <= inter; i++)
+        PMPI_Group_free(&g[i]);
+    PMPI_Group_free(&wg);
+    return ok;
+}
+
+int comm_register(MPI_Comm comm)
+{
+    if (same_comm(comm, MPI_COMM_NULL))
+        return 0;
+    if (!same_comm(comm, MPI_COMM_WORLD) && !within_world(comm)) {
+        rp_counters[RP_CNT_UNSUPPORTED]++;
+        return 1;
+    }
+    rp_comm *e = calloc(1, sizeof *e);
+    if (!e)
+        return -1;
+    e->user = comm;
+    PMPI_Comm_test_inter(comm, &e->inter);
+    PMPI_Comm_size(comm, &e->size);
+    PMPI_Comm_rank(comm, &e->rank);
+    if (PMPI_Comm_dup(comm, &e->p2p) != MPI_SUCCESS ||
+        PMPI_Comm_dup(comm, &e->coll) != MPI_SUCCESS) {
+        free(e);
+        rp_counters[RP_CNT_UNSUPPORTED]++;
+        return -1;
+    }
+    /* Our own traffic must never abort the job: errors come back to us. */
+    PMPI_Comm_set_errhandler(e->p2p, MPI_ERRORS_RETURN);
+    PMPI_Comm_set_errhandler(e->coll, MPI_ERRORS_RETURN);
+    /* Trace mode names each communicator the same way on all members so the
+     * checker can match collective instances. */
+    e->uid = (g_opt.rank << 12) | (created++ & 0xfffu);
+    if (g_opt.uniform_uids && !e->inter)
+        PMPI_Bcast(&e->uid, 1, MPI_UINT32_T, 0, e->coll);
+    e->spans_world = !e->inter && (uint32_t)e->size == g_opt.nranks;
+    /* Intercommunicator collectives involve both groups, and so does the
+     * merge (made here, where both groups are creating the communicator
+     * anyway): their joins run on the merged intracommunicator.  Trace
+     * mode has no intercommunicator edges: not joined there. */
+    if (e->inter && g_opt.merge_inter) {
+        MPI_Comm m;
+        if (PMPI_Intercomm_merge(e->coll, 0, &m) == MPI_SUCCESS)
+            e->merged = comm_shadow_take(m);
+    }
+    e->live = 1;
+    if ((table_used + 1) * 2 > table_cap && table_grow() != 0)
+        return -1;
+    uint32_t h = (uint32_t)comm_key(comm) & (table_cap - 1);
+    while (table[h])
+        h = (h + 1) & (table_cap - 1);
+    table[h] = e;
+    table_used++;
+    if (same_comm(comm, MPI_COMM_WORLD))
+        world = e;
+    return 0;
+}
+
+void comm_unregister(MPI_Comm comm)
+{
+    rp_comm *e = comm_lookup(comm);
+    if (!e || e == world)
+        return;
+    PMPI_Comm_free(&e->p2p);
+    PMPI_Comm_free(&e->coll);
+    comm_shadow_release(e->merged);
+    e->live = 0;   /* stays allocated: in-flight requests may point at it */
+}
+
+void comm_foreach(void (*fn)(rp_comm *c))
+{
+    for (uint32_t i = 0; i < table_cap; i++)
+        if (table[i] && table[i]->live)
+            fn(table[i]);
+}
+
+void comm_shutdown(void)
+{
+    for (uint32_t i = 0; i < table_cap; i++) {
+        rp_comm *e = table[i];
+        if (e && e->live) {
+            PMPI_Comm_free(&e->p2p);
+            PMPI_Comm_free(&e->coll);
+            comm_shadow_release(e->merged);
+            e->live = 0;
+        }
+    }
+    world = NULL;
+}
+
+rp_comm *comm_shadow_new(MPI_Comm comm)
+{
+    MPI_Comm dup;
+    if (PMPI_Comm_dup(comm, &dup) != MPI_SUCCESS)
+        return NULL;          /* a failed dup fails on every member */
+    return comm_shadow_take(dup);
+}
+
+rp_comm *comm_shadow_take(MPI_Comm dup)
+{
+    PMPI_Comm_set_errhandler(dup, MPI_ERRORS_RETURN);
+    rp_comm *e = calloc(1, sizeof *e);
+    int ok = e != NULL, all = 0;
+    if (PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, dup) != MPI_SUCCESS || !all) {
+        free(e);
+        PMPI_Comm_free(&dup);
+        return NULL;
+    }
+    e->user = dup;
+    e->coll = dup;
+    e->p2p = MPI_COMM_NULL;
+    PMPI_Comm_size(dup, &e->size);
+    PMPI_Comm_rank(dup, &e->rank);
+    e->uid = (g_opt.rank << 12) | (created++ & 0xfffu);
+    if (g_opt.uniform_uids)
+        PMPI_Bcast(&e->uid, 1, MPI_UINT32_T, 0, dup);
+    e->spans_world = (uint32_t)e->size == g_opt.nranks;
+    e->live = 1;
+    return e;
+}
+
+void comm_shadow_release(rp_comm *c)
+{
+    if (c && c->live) {
+        PMPI_Comm_free(&c->coll);
+        c->live = 0;
+    }
+}
+
+void comm_shadow_free(rp_comm *c)
+{
+    if (!c)
+        return;
+    PMPI_Comm_free(&c->coll);
+    free(c->world);
+    free(c);
+}
+
+
+uint32_t comm_world_rank(rp_comm *c, int r)
+{
+    if (c == world || r < 0)
+        return r < 0 ? RP_NO_RANK : (uint32_t)r;
+    if (!c->world) {
+        MPI_Group g, wg;
+        int n = 0;
+        if (c->inter)
+            PMPI_Comm_remote_group(c->user, &g);
+        else
+            PMPI_Comm_group(c->user, &g);
+        PMPI_Group_size(g, &n);
+        PMPI_Comm_group(MPI_COMM_WORLD, &wg);
+        int *in = malloc((size_t)n * sizeof *in), *out = malloc((size_t)n * sizeof *out);
+        if (in && out) {
+            for (int i = 0; i < n; i++)
+                in[i] = i;
+            PMPI_Group_translate_ranks(g, n, in, wg, out);
+            c->world = out;
+            c->world_n = n;
+            out = NULL;
+        }
+        free(in);
+        free(out);
+        PMPI_Group_free(&g);
+        PMPI_Group_free(&wg);
+    }
+    if (!c->world || r >= c->world_n || c->world[r] == MPI_UNDEFINED)
+        return RP_NO_RANK;
+    return (uint32_t)c->world[r];
+}

@@ -1,0 +1,44 @@
+/* reqtab.h - what we remember about user requests: receives (to join when
+ * they complete) and persistent sends (to branch at every MPI_Start).
+ * Untracked requests (plain non-blocking sends) cost one failed lookup. */
+#ifndef RP_REQTAB_H
+#define RP_REQTAB_H
+
+#include <mpi.h>
+#include <stdint.h>
+#include "exchange/comm.h"
+#include "exchange/proto.h"
+
+enum { RQ_RECV = 1, RQ_PSEND = 2, RQ_NBC = 3 };
+struct rp_nbc;   /* a non-blocking collective's path exchange (wrap_coll.c) */
+
+typedef struct rp_req {
+    MPI_Request   handle;
+    uint8_t       state;       /* 0 empty, 1 used, 2 deleted (tombstone) */
+    uint8_t       kind;        /* RQ_* */
+    uint8_t       persistent;
+    uint8_t       active;      /* persistent: started and not yet completed */
+    int           peer;        /* source (receive) or dest (send) as given */
+    int           tag;
+    rp_comm      *comm;
+    rp_prepost   *pp;          /* pre-posted path-set receive, or NULL */
+    struct rp_nbc *nbc;        /* RQ_NBC: the path exchange in flight */
+} rp_req;
+
+rp_req  *reqtab_find(MPI_Request r);
+rp_req  *reqtab_add(MPI_Request r);     /* NULL if out of memory */
+void     reqtab_del(rp_req *e);
+uint32_t reqtab_count(void);            /* live entries */
+/* Visit every live entry (for MPI_Finalize clean-up). */
+void     reqtab_foreach(void (*fn)(rp_req *e));
+
+#endif
+
+/* A tracked request completed with status st (never MPI_STATUS_IGNORE):
+ * join a receive's path-set, forget a non-persistent request.  wrap_p2p.c */
+void rp_req_completed(rp_req *e, MPI_Status *st);
+/* wrap_coll.c: complete a non-blocking collective's path exchange and join
+ * (join = 0: the user freed the request; just finish and forget). */
+void rp_nbc_complete(struct rp_nbc *x, int join);
+/* At Finalize: finish exchanges whose requests the user freed. */
+void rp_nbc_finalize(void);

@@ -1,0 +1,772 @@
+/* rpfile.c - write and read the per-rank measurement file, version 1.
+ * Layout in doc/formats.md; container and shared codecs in rpenc.c.
+ *
+ * The writer runs inside the MPI job at MPI_Finalize: it encodes into one
+ * malloc'd buffer and writes it atomically (temp file + rename), so a
+ * crashed or killed job leaves either no file or a whole one.
+ * The reader trusts nothing: every count is checked against the bytes
+ * that remain before anything is allocated, and every id is range-checked,
+ * so a corrupt or hostile file costs at most memory proportional to its
+ * size and never crashes the tools. */
+#include "format/rpfile.h"
+#include "format/rpenc.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TAG_HEAD RP_TAG('H', 'E', 'A', 'D')
+#define TAG_STAT RP_TAG('S', 'T', 'A', 'T')
+#define TAG_CNTR RP_TAG('C', 'N', 'T', 'R')
+#define TAG_MODS RP_TAG('M', 'O', 'D', 'S')
+#define TAG_MPIN RP_TAG('M', 'P', 'I', 'N')
+#define TAG_CCT  RP_TAG('C', 'C', 'T', ' ')
+#define TAG_TASK RP_TAG('T', 'A', 'S', 'K')
+#define TAG_PSUM RP_TAG('P', 'S', 'U', 'M')
+#define TAG_EDGE RP_TAG('E', 'D', 'G', 'E')
+
+#define MAX_NRANKS     (1u << 28)
+#define MAX_MODULES    65536u
+#define MAX_MPI_NAMES  65536u
+#define MAX_PATH_LEN   4095u
+#define MAX_MPI_NAME   255u
+#define NODE_BYTES     16u   /* parent, module, offset */
+#define ENTRY_BYTES    16u   /* node, column, value */
+#define TASK_BYTES     56u   /* rp_task as encoded (doc/formats.md, TASK) */
+#define PSUM_BYTES     32u   /* a path summary's header (PSUM) */
+#define IV_BYTES       12u   /* rank, low, high */
+#define EDGE_BYTES     56u   /* an edge (EDGE) */
+#define MAX_PATHSUMS   (1u << 30)
+
+/* Tasks, path summaries and edges (path and trace modes). */
+static int validate_paths(const rp_rankdata *d, char *err, size_t errlen)
+{
+    if ((d->n_tasks && !d->tasks) || (d->n_pathsums && !d->pathsums) ||
+        (d->n_edges && !d->edges)) {
+        rp_seterr(err, errlen, "task, path or edge table missing");
+        return -1;
+    }
+    if (d->n_tasks > d->n_events) {
+        rp_seterr(err, errlen, "%llu tasks but only %llu events",
+               (unsigned long long)d->n_tasks, (unsigned long long)d->n_events);
+        return -1;
+    }
+    for (uint64_t i = 0; i < d->n_tasks; i++) {
+        const rp_task *t = &d->tasks[i];
+        const char *why = NULL;
+        if (t->event == 0 || t->event >= d->n_events)
+            why = "event out of range";
+        else if (i > 0 && t->event <= d->tasks[i - 1].event)
+            why = "events not increasing";
+        else if (i > 0 && t->phase < d->tasks[i - 1].phase)
+            why = "phases decreasing";
+        else if (t->start_fn >= d->n_mpi_names || t->end_fn >= d->n_mpi_names)
+            why = "MPI function id out of range";
+        else if (t->callsite >= d->n_nodes)
+            why = "call site node out of range";
+        else if (t->msg_src != RP_NO_RANK && t->msg_src >= d->nranks)
+            why = "message source rank out of range";
+        else if (t->cost_ns < 0)
+            why = "negative cost";
+        if (why) {
+            rp_seterr(err, errlen, "task %llu (event %llu): %s", (unsigned long long)i,
+                   (unsigned long long)t->event, why);
+            return -1;
+        }
+    }
+    for (uint32_t i = 0; i < d->n_pathsums; i++) {
+        const rp_pathsum *ps = &d->pathsums[i];
+        const rp_pathsum *pv = i ? &d->pathsums[i - 1] : NULL;
+        const char *why = NULL;
+        if (ps->path >= d->k)
+            why = "path number not below k";
+        else if (pv && (ps->phase < pv->phase || (ps->phase == pv->phase && ps->path <= pv->path)))
+            why = "not in (phase, path) order";
+        else if (ps->cost_ns < 0)
+            why = "negative cost";
+        else if (ps->n_iv && !ps->iv)
+            why = "intervals missing";
+        for (uint32_t v = 0; !why && v < ps->n_iv; v++) {
+            if (ps->iv[v].rank >= d->nranks)
+                why = "interval rank out of range";
+            else if (ps->iv[v].low > ps->iv[v].high)
+                why = "interval low > high";
+        }
+        if (why) {
+            rp_seterr(err, errlen, "path summary %u (phase %llu, path %u): %s", i,
+                   (unsigned long long)ps->phase, ps->path, why);
+            return -1;
+        }
+    }
+    for (uint64_t i = 0; i < d->n_edges; i++) {
+        const rp_edge *e = &d->edges[i];
+        const char *why = NULL;
+        if (e->event == 0 || e->event >= d->n_events)
+            why = "event out of range";
+        else if (i > 0 && e->event < d->edges[i - 1].event)
+            why = "events decreasing";
+        else if (e->kind == RP_EDGE_MSG) {
+            if (e->peer >= d->nranks)
+                why = "peer rank out of range";
+        } else if (e->kind == RP_EDGE_COLL) {
+            if (e->coll_kind < RP_COLL_ALL || e->coll_kind > RP_COLL_SCAN)
+                why = "unknown collective kind";
+            else if (e->size == 0 || e->size > d->nranks)
+                why = "collective size out of range";
+            else if ((e->coll_kind == RP_COLL_IN || e->coll_kind == RP_COLL_OUT) &&
+                     e->root >= d->nranks)
+                why = "collective root out of range";
+            else if (e->coll_kind == RP_COLL_SCAN && e->root >= e->size)
+                why = "scan position out of range";
+            else if (e->phase_end > 1)
+                why = "bad phase-end flag";
+            else if (e->part > RP_PART_JOIN)
+                why = "bad collective part";
+        } else {
+            why = "unknown edge kind";
+        }
+        if (why) {
+            rp_seterr(err, errlen, "edge %llu (event %llu): %s", (unsigned long long)i,
+                   (unsigned long long)e->event, why);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* ---- validation shared by writer and reader ---------------------------- */
+
+int rpfile_validate(const rp_rankdata *d, char *err, size_t errlen)
+{
+    if (d->nranks == 0 || d->nranks > MAX_NRANKS) {
+        rp_seterr(err, errlen, "absurd rank count %u", d->nranks);
+        return -1;
+    }
+    if (d->rank >= d->nranks) {
+        rp_seterr(err, errlen, "rank %u out of range (nranks %u)", d->rank, d->nranks);
+        return -1;
+    }
+    if (d->k == 0 || d->k > RP_FILE_MAX_K) {
+        rp_seterr(err, errlen, "absurd k=%u (1..%u)", d->k, RP_FILE_MAX_K);
+        return -1;
+    }
+    if (d->mode > RP_MODE_TRACE || d->select > 1u || d->clock > RP_CLOCK_CPU) {
+        rp_seterr(err, errlen, "unknown mode/select/clock (%u/%u/%u)", d->mode, d->select,
+               d->clock);
+        return -1;
+    }
+    if (d->wall_ns < 0) {
+        rp_seterr(err, errlen, "negative wall time");
+        return -1;
+    }
+    if (!memchr(d->exe, 0, sizeof d->exe) || !memchr(d->host, 0, sizeof d->host)) {
+        rp_seterr(err, errlen, "unterminated exe/host string");
+        return -1;
+    }
+    if (d->stats.k != d->k) {
+        rp_seterr(err, errlen, "phase statistics k=%u differs from header k=%u", d->stats.k, d->k);
+        return -1;
+    }
+    if (d->n_metrics != RP_MET_PATH0 + d->k) {
+        rp_seterr(err, errlen, "%u metric columns, expected %u for k=%u", d->n_metrics,
+               RP_MET_PATH0 + d->k, d->k);
+        return -1;
+    }
+    if (d->n_counters > RP_MAX_COUNTERS || (d->n_counters && !d->counters)) {
+        rp_seterr(err, errlen, "bad counter table (%u)", d->n_counters);
+        return -1;
+    }
+    for (uint32_t i = 0; i < d->n_counters; i++) {
+        if (d->counters[i].name[0] == 0 ||
+            !memchr(d->counters[i].name, 0, sizeof d->counters[i].name)) {
+            rp_seterr(err, errlen, "counter %u has an empty or unterminated name", i);
+            return -1;
+        }
+    }
+    if (d->n_modules > MAX_MODULES || (d->n_modules && !d->modules)) {
+        rp_seterr(err, errlen, "absurd module count %u", d->n_modules);
+        return -1;
+    }
+    for (uint32_t i = 0; i < d->n_modules; i++) {
+        const rp_module *m = &d->modules[i];
+        if (!m->path || !m->path[0] || strlen(m->path) > MAX_PATH_LEN ||
+            m->build_id_len > sizeof m->build_id) {
+            rp_seterr(err, errlen, "module %u: bad path or build-id length", i);
+            return -1;
+        }
+    }
+    if (d->n_mpi_names > MAX_MPI_NAMES || (d->n_mpi_names && !d->mpi_names)) {
+        rp_seterr(err, errlen, "absurd MPI name count %u", d->n_mpi_names);
+        return -1;
+    }
+    for (uint32_t i = 0; i < d->n_mpi_names; i++) {
+        if (!d->mpi_names[i] || !d->mpi_names[i][0] || strlen(d->mpi_names[i]) > MAX_MPI_NAME) {
+            rp_seterr(err, errlen, "MPI name %u empty or too long", i);
+            return -1;
+        }
+    }
+    if (d->n_nodes == 0 || !d->nodes || !d->metrics) {
+        rp_seterr(err, errlen, "empty calling-context tree (no root)");
+        return -1;
+    }
+    if (d->nodes[0].parent != UINT32_MAX || d->nodes[0].module != RP_MOD_ROOT) {
+        rp_seterr(err, errlen, "node 0 is not the root");
+        return -1;
+    }
+    for (uint32_t i = 1; i < d->n_nodes; i++) {
+        const rp_cctnode *n = &d->nodes[i];
+        /* parent < own index makes the tree acyclic by construction and lets
+         * every consumer process nodes in one forward pass. */
+        if (n->parent >= i) {
+            rp_seterr(err, errlen, "node %u: parent %u not before it (cycle or out of range)", i,
+                   n->parent);
+            return -1;
+        }
+        if (n->module == RP_MOD_ROOT) {
+            rp_seterr(err, errlen, "node %u: second root", i);
+            return -1;
+        }
+        if (n->module == RP_MOD_MPI) {
+            if (n->offset >= d->n_mpi_names) {
+                rp_seterr(err, errlen, "node %u: MPI name id %llu out of range (%u names)", i,
+                       (unsigned long long)n->offset, d->n_mpi_names);
+                return -1;
+            }
+        } else if (n->module != RP_MOD_UNKNOWN && n->module >= d->n_modules) {
+            rp_seterr(err, errlen, "node %u: module id %u out of range (%u modules)", i, n->module,
+                   d->n_modules);
+            return -1;
+        }
+    }
+    size_t nm = (size_t)d->n_nodes * d->n_metrics;
+    for (size_t i = 0; i < nm; i++) {
+        if (d->metrics[i] < 0) {
+            rp_seterr(err, errlen, "node %zu: negative metric in column %zu", i / d->n_metrics,
+                   i % d->n_metrics);
+            return -1;
+        }
+    }
+    if (validate_paths(d, err, errlen) != 0)
+        return -1;
+    return 0;
+}
+
+/* ---- writer --------------------------------------------------------------- */
+
+static void enc_head(rpenc *e, const rp_rankdata *d)
+{
+    size_t s = rpenc_section_begin(e, TAG_HEAD);
+    rpenc_u32(e, d->rank);
+    rpenc_u32(e, d->nranks);
+    rpenc_u32(e, d->k);
+    rpenc_u32(e, d->mode);
+    rpenc_u32(e, d->select);
+    rpenc_u32(e, d->summary_cap);
+    rpenc_u32(e, d->period_us);
+    rpenc_u32(e, d->clock);
+    rpenc_i64(e, d->wall_ns);
+    rpenc_str(e, d->exe);
+    rpenc_str(e, d->host);
+    rpenc_section_end(e, s);
+}
+
+static void enc_cct(rpenc *e, const rp_rankdata *d)
+{
+    size_t s = rpenc_section_begin(e, TAG_CCT);
+    size_t nm = (size_t)d->n_nodes * d->n_metrics;
+    uint64_t nz = 0;
+    for (size_t i = 0; i < nm; i++)
+        nz += d->metrics[i] != 0;
+    rpenc_u32(e, d->n_nodes);
+    rpenc_u32(e, d->n_metrics);
+    rpenc_u64(e, nz);
+    for (uint32_t i = 0; i < d->n_nodes; i++) {
+        rpenc_u32(e, d->nodes[i].parent);
+        rpenc_u32(e, d->nodes[i].module);
+        rpenc_u64(e, d->nodes[i].offset);
+    }
+    /* Sparse metrics: only leaves carry exclusive time, and a context is
+     * usually on few of the k paths, so most of the dense matrix is 0. */
+    for (size_t i = 0; i < nm; i++) {
+        if (d->metrics[i] != 0) {
+            rpenc_u32(e, (uint32_t)(i / d->n_metrics));
+            rpenc_u32(e, (uint32_t)(i % d->n_metrics));
+            rpenc_i64(e, d->metrics[i]);
+        }
+    }
+    rpenc_section_end(e, s);
+}
+
+static void enc_tasks(rpenc *e, const rp_rankdata *d)
+{
+    size_t s = rpenc_section_begin(e, TAG_TASK);
+    rpenc_u64(e, d->n_events);
+    rpenc_u64(e, d->n_tasks);
+    for (uint64_t i = 0; i < d->n_tasks; i++) {
+        const rp_task *t = &d->tasks[i];
+        rpenc_u64(e, t->phase);
+        rpenc_u64(e, t->event);
+        rpenc_u32(e, t->idx);
+        rpenc_u16(e, t->start_fn);
+        rpenc_u16(e, t->end_fn);
+        rpenc_i64(e, t->cost_ns);
+        rpenc_u32(e, t->callsite);
+        rpenc_u32(e, t->msg_src);
+        rpenc_u32(e, t->msg_bytes);
+        rpenc_u32(e, 0);
+        rpenc_u64(e, t->path_mask);
+    }
+    rpenc_section_end(e, s);
+}
+
+static void enc_pathsums(rpenc *e, const rp_rankdata *d)
+{
+    size_t s = rpenc_section_begin(e, TAG_PSUM);
+    rpenc_u32(e, d->n_pathsums);
+    rpenc_u32(e, 0);
+    for (uint32_t i = 0; i < d->n_pathsums; i++) {
+        const rp_pathsum *p = &d->pathsums[i];
+        rpenc_u64(e, p->phase);
+        rpenc_u32(e, p->path);
+        rpenc_u32(e, p->flags);
+        rpenc_i64(e, p->cost_ns);
+        rpenc_u32(e, p->n_evicted);
+        rpenc_u32(e, p->n_iv);
+        for (uint32_t v = 0; v < p->n_iv; v++) {
+            rpenc_u32(e, p->iv[v].rank);
+            rpenc_u32(e, p->iv[v].low);
+            rpenc_u32(e, p->iv[v].high);
+        }
+    }
+    rpenc_section_end(e, s);
+}
+
+static void enc_edges(rpenc *e, const rp_rankdata *d)
+{
+    size_t s = rpenc_section_begin(e, TAG_EDGE);
+    rpenc_u64(e, d->n_edges);
+    for (uint64_t i = 0; i < d->n_edges; i++) {
+        const rp_edge *g = &d->edges[i];
+        rpenc_u32(e, g->kind);
+        rpenc_u32(e, g->bytes);
+        rpenc_u64(e, g->event);
+        rpenc_u32(e, g->peer);
+        rpenc_u32(e, g->coll_kind);
+        rpenc_u64(e, g->peer_event);
+        rpenc_u64(e, g->coll_id);
+        rpenc_u32(e, g->root);
+        rpenc_u32(e, g->size);
+        rpenc_u32(e, g->phase_end);
+        rpenc_u32(e, g->part);
+    }
+    rpenc_section_end(e, s);
+}
+
+int rpfile_write(const char *path, const rp_rankdata *d)
+{
+    if (!path || !d || rpfile_validate(d, NULL, 0) != 0) {
+        errno = EINVAL;
+        return -1;
+    }
+    rpenc e;
+    rpenc_init(&e);
+    rpenc_file_header(&e, RP_FILE_MAGIC, RP_FILE_VERSION);
+    enc_head(&e, d);
+
+    size_t s = rpenc_section_begin(&e, TAG_STAT);
+    rpenc_stats(&e, &d->stats);
+    rpenc_section_end(&e, s);
+
+    s = rpenc_section_begin(&e, TAG_CNTR);
+    rpenc_counters(&e, d->counters, d->n_counters);
+    rpenc_section_end(&e, s);
+
+    s = rpenc_section_begin(&e, TAG_MODS);
+    rpenc_u32(&e, d->n_modules);
+    for (uint32_t i = 0; i < d->n_modules; i++) {
+        rpenc_str(&e, d->modules[i].path);
+        rpenc_u8(&e, (uint8_t)d->modules[i].build_id_len);
+        rpenc_bytes(&e, d->modules[i].build_id, d->modules[i].build_id_len);
+    }
+    rpenc_section_end(&e, s);
+
+    s = rpenc_section_begin(&e, TAG_MPIN);
+    rpenc_u32(&e, d->n_mpi_names);
+    for (uint32_t i = 0; i < d->n_mpi_names; i++)
+        rpenc_str(&e, d->mpi_names[i]);
+    rpenc_section_end(&e, s);
+
+    enc_cct(&e, d);
+    /* Path and trace modes only: a prof-mode file has none of them. */
+    if (d->n_events || d->n_tasks)
+        enc_tasks(&e, d);
+    if (d->n_pathsums)
+        enc_pathsums(&e, d);
+    if (d->n_edges)
+        enc_edges(&e, d);
+    rpenc_finish(&e);
+    if (e.failed) {
+        rpenc_free(&e);
+        errno = ENOMEM;
+        return -1;
+    }
+    int rc = rpenc_write_file(&e, path);
+    int saved = errno;
+    rpenc_free(&e);
+    errno = saved;
+    return rc;
+}
+
+/* ---- reader --------------------------------------------------------------- */
+
+static int dec_head(const rp_section *s, rp_rankdata *d, char *err, size_t errlen)
+{
+    rpdec r;
+    rpdec_init(&r, s->p, s->len);
+    d->rank = rpdec_u32(&r);
+    d->nranks = rpdec_u32(&r);
+    d->k = rpdec_u32(&r);
+    d->mode = rpdec_u32(&r);
+    d->select = rpdec_u32(&r);
+    d->summary_cap = rpdec_u32(&r);
+    d->period_us = rpdec_u32(&r);
+    d->clock = rpdec_u32(&r);
+    d->wall_ns = rpdec_i64(&r);
+    char *exe = rpdec_str(&r, sizeof d->exe - 1, 1);
+    char *host = exe ? rpdec_str(&r, sizeof d->host - 1, 1) : NULL;
+    int ok = exe && host && !r.failed;
+    if (ok) {
+        memcpy(d->exe, exe, strlen(exe) + 1);
+        memcpy(d->host, host, strlen(host) + 1);
+    }
+    free(exe);
+    free(host);
+    /* Bytes after the known fields are later v1 additions: ignored. */
+    if (!ok) {
+        rp_seterr(err, errlen, "corrupt HEAD section");
+        return -1;
+    }
+    if (d->k == 0 || d->k > RP_FILE_MAX_K) {
+        rp_seterr(err, errlen, "absurd k=%u (1..%u)", d->k, RP_FILE_MAX_K);
+        return -1;
+    }
+    return 0;
+}
+
+static int dec_mods(const rp_section *s, rp_rankdata *d, char *err, size_t errlen)
+{
+    rpdec r;
+    rpdec_init(&r, s->p, s->len);
+    uint32_t n = rpdec_u32(&r);
+    /* a module takes at least 4 + 1 + 1 bytes */
+    if (r.failed || n > MAX_MODULES || (uint64_t)n * 6u > rpdec_left(&r)) {
+        rp_seterr(err, errlen, "corrupt MODS section (count %u)", n);
+        return -1;
+    }
+    d->modules = calloc(n ? n : 1, sizeof *d->modules);
+    if (!d->modules) {
+        rp_seterr(err, errlen, "out of memory for modules");
+        return -1;
+    }
+    d->n_modules = n;
+    for (uint32_t i = 0; i < n; i++) {
+        rp_module *m = &d->modules[i];
+        m->path = rpdec_str(&r, MAX_PATH_LEN, 0);
+        m->build_id_len = rpdec_u8(&r);
+        const uint8_t *b = m->build_id_len <= sizeof m->build_id
+                               ? rpdec_bytes(&r, m->build_id_len) : NULL;
+        if (!m->path || !b) {
+            rp_seterr(err, errlen, "corrupt MODS section (module %u)", i);
+            return -1;
+        }
+        memcpy(m->build_id, b, m->build_id_len);
+    }
+    return 0;
+}
+
+static int dec_mpin(const rp_section *s, rp_rankdata *d, char *err, size_t errlen)
+{
+    rpdec r;
+    rpdec_init(&r, s->p, s->len);
+    uint32_t n = rpdec_u32(&r);
+    if (r.failed || n > MAX_MPI_NAMES || (uint64_t)n * 5u > rpdec_left(&r)) {
+        rp_seterr(err, errlen, "corrupt MPIN section (count %u)", n);
+        return -1;
+    }
+    d->mpi_names = calloc(n ? n : 1, sizeof *d->mpi_names);
+    if (!d->mpi_names) {
+        rp_seterr(err, errlen, "out of memory for MPI names");
+        return -1;
+    }
+    d->n_mpi_names = n;
+    for (uint32_t i = 0; i < n; i++) {
+        d->mpi_names[i] = rpdec_str(&r, MAX_MPI_NAME, 0);
+        if (!d->mpi_names[i]) {
+            rp_seterr(err, errlen, "corrupt MPIN section (name %u)", i);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int dec_cct(const rp_section *s, rp_rankdata *d, char *err, size_t errlen)
+{
+    rpdec r;
+    rpdec_init(&r, s->p, s->len);
+    uint32_t n = rpdec_u32(&r);
+    uint32_t nm = rpdec_u32(&r);
+    uint64_t nz = rpdec_u64(&r);
+    if (r.failed) {
+        rp_seterr(err, errlen, "corrupt CCT section (too short)");
+        return -1;
+    }
+    if (nm != RP_MET_PATH0 + d->k) {
+        rp_seterr(err, errlen, "CCT has %u metric columns, expected %u for k=%u", nm,
+               RP_MET_PATH0 + d->k, d->k);
+        return -1;
+    }
+    if (n == 0) {
+        rp_seterr(err, errlen, "empty calling-context tree (no root)");
+        return -1;
+    }
+    /* Check sizes against the bytes present before allocating anything. */
+    uint64_t left = rpdec_left(&r);
+    if ((uint64_t)n * NODE_BYTES > left || nz > (left - (uint64_t)n * NODE_BYTES) / ENTRY_BYTES ||
+        (uint64_t)n * NODE_BYTES + nz * ENTRY_BYTES != left) {
+        rp_seterr(err, errlen,
+               "corrupt CCT section (%u nodes, %llu metric entries do not fit %llu bytes)", n,
+               (unsigned long long)nz, (unsigned long long)left);
+        return -1;
+    }
+    d->nodes = malloc((size_t)n * sizeof *d->nodes);
+    d->metrics = calloc((size_t)n * nm, sizeof *d->metrics);
+    if (!d->nodes || !d->metrics) {
+        rp_seterr(err, errlen, "out of memory for %u CCT nodes", n);
+        return -1;
+    }
+    d->n_nodes = n;
+    d->n_metrics = nm;
+    for (uint32_t i = 0; i < n; i++) {
+        d->nodes[i].parent = rpdec_u32(&r);
+        d->nodes[i].module = rpdec_u32(&r);
+        d->nodes[i].offset = rpdec_u64(&r);
+    }
+    uint64_t prev = 0;
+    for (uint64_t i = 0; i < nz; i++) {
+        uint32_t node = rpdec_u32(&r);
+        uint32_t col = rpdec_u32(&r);
+        int64_t v = rpdec_i64(&r);
+        uint64_t key = (uint64_t)node * nm + col;
+        if (node >= n || col >= nm || (i > 0 && key <= prev)) {
+            rp_seterr(err, errlen, "corrupt CCT section (metric entry %llu: node %u column %u)",
+                   (unsigned long long)i, node, col);
+            return -1;
+        }
+        prev = key;
+        d->metrics[key] = v;
+    }
+    return 0;
+}
+
+static int dec_tasks(const rp_section *s, rp_rankdata *d, char *err, size_t errlen)
+{
+    rpdec r;
+    rpdec_init(&r, s->p, s->len);
+    d->n_events = rpdec_u64(&r);
+    uint64_t n = rpdec_u64(&r);
+    if (r.failed || n != rpdec_left(&r) / TASK_BYTES || rpdec_left(&r) % TASK_BYTES) {
+        rp_seterr(err, errlen, "corrupt TASK section (%llu tasks do not fit %zu bytes)",
+               (unsigned long long)n, rpdec_left(&r));
+        return -1;
+    }
+    d->tasks = malloc((size_t)(n ? n : 1) * sizeof *d->tasks);
+    if (!d->tasks) {
+        rp_seterr(err, errlen, "out of memory for %llu tasks", (unsigned long long)n);
+        return -1;
+    }
+    d->n_tasks = n;
+    for (uint64_t i = 0; i < n; i++) {
+        rp_task *t = &d->tasks[i];
+        t->phase = rpdec_u64(&r);
+        t->event = rpdec_u64(&r);
+        t->idx = rpdec_u32(&r);
+        t->start_fn = rpdec_u16(&r);
+        t->end_fn = rpdec_u16(&r);
+        t->cost_ns = rpdec_i64(&r);
+        t->callsite = rpdec_u32(&r);
+        t->msg_src = rpdec_u32(&r);
+        t->msg_bytes = rpdec_u32(&r);
+        t->reserved = 0;
+        (void)rpdec_u32(&r);
+        t->path_mask = rpdec_u64(&r);
+    }
+    return 0;
+}
+
+static int dec_pathsums(const rp_section *s, rp_rankdata *d, char *err, size_t errlen)
+{
+    rpdec r;
+    rpdec_init(&r, s->p, s->len);
+    uint32_t n = rpdec_u32(&r);
+    (void)rpdec_u32(&r);
+    if (r.failed || n > MAX_PATHSUMS || (uint64_t)n * PSUM_BYTES > rpdec_left(&r)) {
+        rp_seterr(err, errlen, "corrupt PSUM section (count %u)", n);
+        return -1;
+    }
+    d->pathsums = calloc(n ? n : 1, sizeof *d->pathsums);
+    if (!d->pathsums) {
+        rp_seterr(err, errlen, "out of memory for %u path summaries", n);
+        return -1;
+    }
+    d->n_pathsums = n;
+    for (uint32_t i = 0; i < n; i++) {
+        rp_pathsum *p = &d->pathsums[i];
+        p->phase = rpdec_u64(&r);
+        p->path = rpdec_u32(&r);
+        p->flags = rpdec_u32(&r);
+        p->cost_ns = rpdec_i64(&r);
+        p->n_evicted = rpdec_u32(&r);
+        uint32_t niv = rpdec_u32(&r);
+        /* the remaining summaries need PSUM_BYTES each as well */
+        uint64_t need = (uint64_t)niv * IV_BYTES + (uint64_t)(n - 1 - i) * PSUM_BYTES;
+        if (r.failed || need > rpdec_left(&r)) {
+            rp_seterr(err, errlen, "corrupt PSUM section (summary %u: %u intervals)", i, niv);
+            return -1;
+        }
+        p->iv = malloc((size_t)(niv ? niv : 1) * sizeof *p->iv);
+        if (!p->iv) {
+            rp_seterr(err, errlen, "out of memory for intervals");
+            return -1;
+        }
+        p->n_iv = niv;
+        for (uint32_t v = 0; v < niv; v++) {
+            p->iv[v].rank = rpdec_u32(&r);
+            p->iv[v].low = rpdec_u32(&r);
+            p->iv[v].high = rpdec_u32(&r);
+        }
+    }
+    if (r.failed || rpdec_left(&r) != 0) {
+        rp_seterr(err, errlen, "corrupt PSUM section (%zu bytes left over)", rpdec_left(&r));
+        return -1;
+    }
+    return 0;
+}
+
+static int dec_edges(const rp_section *s, rp_rankdata *d, char *err, size_t errlen)
+{
+    rpdec r;
+    rpdec_init(&r, s->p, s->len);
+    uint64_t n = rpdec_u64(&r);
+    if (r.failed || n != rpdec_left(&r) / EDGE_BYTES || rpdec_left(&r) % EDGE_BYTES) {
+        rp_seterr(err, errlen, "corrupt EDGE section (%llu edges do not fit %zu bytes)",
+               (unsigned long long)n, rpdec_left(&r));
+        return -1;
+    }
+    d->edges = malloc((size_t)(n ? n : 1) * sizeof *d->edges);
+    if (!d->edges) {
+        rp_seterr(err, errlen, "out of memory for %llu edges", (unsigned long long)n);
+        return -1;
+    }
+    d->n_edges = n;
+    for (uint64_t i = 0; i < n; i++) {
+        rp_edge *g = &d->edges[i];
+        g->kind = rpdec_u32(&r);
+        g->bytes = rpdec_u32(&r);
+        g->event = rpdec_u64(&r);
+        g->peer = rpdec_u32(&r);
+        g->coll_kind = rpdec_u32(&r);
+        g->peer_event = rpdec_u64(&r);
+        g->coll_id = rpdec_u64(&r);
+        g->root = rpdec_u32(&r);
+        g->size = rpdec_u32(&r);
+        g->phase_end = rpdec_u32(&r);
+        g->part = rpdec_u32(&r);
+    }
+    return 0;
+}
+
+int rpfile_read(const char *path, rp_rankdata *d, char *err, size_t errlen)
+{
+    memset(d, 0, sizeof *d);
+    uint8_t *buf;
+    size_t len;
+    if (rpdec_load_file(path, &buf, &len, err, errlen) != 0)
+        return -1;
+    static const uint32_t known[] = {TAG_HEAD, TAG_STAT, TAG_CNTR, TAG_MODS, TAG_MPIN,
+                                     TAG_CCT,  TAG_TASK, TAG_PSUM, TAG_EDGE};
+    enum { S_HEAD, S_STAT, S_CNTR, S_MODS, S_MPIN, S_CCT, S_TASK, S_PSUM, S_EDGE, S_N };
+    static const char *const names[] = {"HEAD", "STAT", "CNTR", "MODS", "MPIN",
+                                        "CCT",  "TASK", "PSUM", "EDGE"};
+    rp_section sec[S_N];
+    if (rpdec_container(buf, len, RP_FILE_MAGIC, RP_FILE_VERSION, known, S_N, sec, err,
+                        errlen) != 0)
+        goto fail;
+    for (int i = 0; i < S_N; i++) {
+        /* counters, tasks, path summaries and edges are optional */
+        if (!sec[i].p && i != S_CNTR && i < S_TASK) {
+            rp_seterr(err, errlen, "missing %s section", names[i]);
+            goto fail;
+        }
+    }
+    if (dec_head(&sec[S_HEAD], d, err, errlen) != 0)
+        goto fail;
+    rpdec r;
+    rpdec_init(&r, sec[S_STAT].p, sec[S_STAT].len);
+    if (rpdec_stats(&r, &d->stats, d->k, err, errlen) != 0)
+        goto fail;
+    if (sec[S_CNTR].p) {
+        rpdec_init(&r, sec[S_CNTR].p, sec[S_CNTR].len);
+        if (rpdec_counters(&r, &d->counters, &d->n_counters, err, errlen) != 0)
+            goto fail;
+    }
+    if (dec_mods(&sec[S_MODS], d, err, errlen) != 0 ||
+        dec_mpin(&sec[S_MPIN], d, err, errlen) != 0 ||
+        dec_cct(&sec[S_CCT], d, err, errlen) != 0 ||
+        (sec[S_TASK].p && dec_tasks(&sec[S_TASK], d, err, errlen) != 0) ||
+        (sec[S_PSUM].p && dec_pathsums(&sec[S_PSUM], d, err, errlen) != 0) ||
+        (sec[S_EDGE].p && dec_edges(&sec[S_EDGE], d, err, errlen) != 0) ||
+        rpfile_validate(d, err, errlen) != 0)
+        goto fail;
+    free(buf);
+    return 0;
+fail:
+    free(buf);
+    rpfile_free(d);
+    return -1;
+}
+
+void rpfile_free(rp_rankdata *d)
+{
+    if (!d)
+        return;
+    if (d->stats.k || d->stats.sum_ns)
+        phasestats_free(&d->stats);
+    free(d->counters);
+    if (d->modules)
+        for (uint32_t i = 0; i < d->n_modules; i++)
+            free(d->modules[i].path);
+    free(d->modules);
+    if (d->mpi_names)
+        for (uint32_t i = 0; i < d->n_mpi_names; i++)
+            free(d->mpi_names[i]);
+    free(d->mpi_names);
+    free(d->nodes);
+    free(d->metrics);
+    free(d->tasks);
+    if (d->pathsums)
+        for (uint32_t i = 0; i < d->n_pathsums; i++)
+            free(d->pathsums[i].iv);
+    free(d->pathsums);
+    free(d->edges);
+    memset(d, 0, sizeof *d);
+}
+
+uint64_t rpfile_counter(const rp_rankdata *d, const char *name)
+{
+    for (uint32_t i = 0; i < d->n_counters; i++)
+        if (strncmp(d->counters[i].name, name, sizeof d->counters[i].name) == 0)
+            return d->counters[i].value;
+    return 0;
+}

@@ -1,0 +1,325 @@
+/* pathmode.c - full paths and the trace baseline (doc/design.md, "Full
+ * paths").  Tasks are the uncommitted items: item idx of the phase's buffer
+ * is the idx-th task of the phase on this rank; path-summaries index them.
+ * Per-task details that do not fit an rp_item live in a parallel array. */
+#include <stdlib.h>
+#include <string.h>
+#include "core/commit.h"
+#include "core/counters.h"
+#include "format/rpfile.h"
+#include "modes/modes.h"
+#include "sampler/sample.h"
+
+/* Bytes the trace-mode prefix adds to a point-to-point path-set message:
+ * the sender's world rank (u32) and event number (u64). */
+#define RP_TRACE_PREFIX 12u
+
+typedef struct task_meta {
+    uint64_t event;
+    uint64_t mask;       /* selected paths this task is on (commit time) */
+    uint16_t start_fn, end_fn;
+    uint32_t msg_src, msg_bytes;
+} task_meta;
+
+/* All owned by this file; main thread only. */
+static task_meta *meta;               /* [items.cap] */
+static uint64_t   event_no;           /* event 0 = MPI_Init's return */
+static uint16_t   last_fn;            /* the event that started the running task */
+static uint32_t   pend_src = RP_NO_RANK, pend_bytes;
+static uint64_t   cur_phase;
+static rp_task   *tasks;
+static uint64_t   n_tasks, cap_tasks;
+static uint64_t   phase_first_task;   /* tasks[] index where this phase's begin */
+static rp_pathsum *sums;
+static uint32_t   n_sums, cap_sums;
+static rp_edge   *edges;
+static uint64_t   n_edges, cap_edges;
+static uint64_t   eager_tasks, alloc_failures;
+static rp_state  *g_st;               /* pathmode_init */
+static int        g_trace;            /* 1: trace mode, 0: path mode */
+
+static void reverse_tasks(rp_task *t, uint64_t n)
+{
+    for (uint64_t i = 0; i < n / 2; i++) {
+        rp_task x = t[i];
+        t[i] = t[n - 1 - i];
+        t[n - 1 - i] = x;
+    }
+}
+
+/* Tasks are kept in event order (the file format requires it).  A phase
+ * whose index space overflowed committed its later tasks eagerly, before
+ * the lazily committed ones of its buffer, which all ended earlier: swap
+ * the two runs, [first, mid) and [mid, n_tasks), in place. */
+static void order_phase_tasks(uint64_t first, uint64_t mid)
+{
+    if (first >= mid || mid >= n_tasks)
+        return;
+    reverse_tasks(tasks + first, mid - first);
+    reverse_tasks(tasks + mid, n_tasks - mid);
+    reverse_tasks(tasks + first, n_tasks - first);
+}
+
+static int grow(void **arr, uint64_t *cap, uint64_t need, size_t elem)
+{
+    if (need <= *cap)
+        return 0;
+    uint64_t ncap = *cap ? *cap * 2 : 1024;
+    while (ncap < need)
+        ncap *= 2;
+    void *n = realloc(*arr, ncap * elem);
+    if (!n) {
+        alloc_failures++;
+        return -1;
+    }
+    *arr = n;
+    *cap = ncap;
+    return 0;
+}
+
+static int pathmode_init(rp_state *st, int init_fn, int trace)
+{
+    g_st = st;
+    g_trace = trace;
+    meta = calloc(st->items.cap, sizeof *meta);
+    last_fn = (uint16_t)init_fn;
+    return meta ? 0 : -1;
+}
+
+static int path_init(rp_state *st, int init_fn) { return pathmode_init(st, init_fn, 0); }
+static int trace_init(rp_state *st, int init_fn) { return pathmode_init(st, init_fn, 1); }
+
+static uint64_t pathmode_event(void) { return event_no; }
+
+static rp_task *task_append(void)
+{
+    if (grow((void **)&tasks, &cap_tasks, n_tasks + 1, sizeof *tasks) != 0)
+        return NULL;
+    rp_task *t = &tasks[n_tasks++];
+    memset(t, 0, sizeof *t);
+    return t;
+}
+
+/* Commit the task that ends now directly (trace mode, or an overflowing
+ * path-mode buffer). */
+static void task_commit_now(int fn, int64_t cost_ns, uint32_t site, uint64_t mask)
+{
+    rp_task *t = task_append();
+    if (!t)
+        return;
+    t->phase = cur_phase;
+    t->event = event_no;
+    t->start_fn = last_fn;
+    t->end_fn = (uint16_t)fn;
+    t->cost_ns = cost_ns;
+    t->callsite = site;
+    t->msg_src = pend_src;
+    t->msg_bytes = pend_bytes;
+    t->path_mask = mask;
+}
+
+static void pathmode_task_end(int fn, int64_t cost_ns)
+{
+    event_no++;
+    uint32_t site = sample_callsite_node();
+    if (g_trace) {
+        task_commit_now(fn, cost_ns, site, 0);
+    } else {
+        int32_t idx = itembuf_push(&g_st->items, site, 0, cost_ns);
+        if (idx >= 0) {
+            task_meta *m = &meta[idx];
+            m->event = event_no;
+            m->mask = 0;
+            m->start_fn = last_fn;
+            m->end_fn = (uint16_t)fn;
+            m->msg_src = pend_src;
+            m->msg_bytes = pend_bytes;
+            pathset_extend(&g_st->ps, g_st->rank, (uint16_t)idx, RP_SUMMARY_PATH, &g_st->rng);
+        } else {
+            /* Index space full: commit eagerly, visibly (counted). */
+            task_commit_now(fn, cost_ns, site, RP_TASK_EAGER);
+            eager_tasks++;
+        }
+    }
+    last_fn = (uint16_t)fn;
+    pend_src = RP_NO_RANK;
+    pend_bytes = 0;
+}
+
+static void pathmode_msg_joined(uint32_t src, uint64_t src_event, uint32_t bytes, int from_msg)
+{
+    if (from_msg || pend_src == RP_NO_RANK) {
+        pend_src = src;
+        pend_bytes = bytes;
+    }
+    if (!g_trace)
+        return;
+    if (grow((void **)&edges, &cap_edges, n_edges + 1, sizeof *edges) != 0)
+        return;
+    rp_edge *e = &edges[n_edges++];
+    memset(e, 0, sizeof *e);
+    e->kind = RP_EDGE_MSG;
+    e->event = event_no;
+    e->peer = src;
+    e->peer_event = src_event;
+    e->bytes = bytes;
+}
+
+static void coll_record(rp_comm *c, int kind, int root, int phase_end, uint64_t no,
+                        uint32_t part)
+{
+    if (!g_trace)
+        return;
+    if (grow((void **)&edges, &cap_edges, n_edges + 1, sizeof *edges) != 0)
+        return;
+    rp_edge *e = &edges[n_edges++];
+    memset(e, 0, sizeof *e);
+    e->kind = RP_EDGE_COLL;
+    e->event = event_no;
+    e->coll_kind = (uint32_t)kind;
+    e->coll_id = ((uint64_t)c->uid << 32) | (no & 0xffffffffu);
+    e->size = (uint32_t)c->size;
+    e->phase_end = (uint32_t)phase_end;
+    e->part = part;
+    if (kind == RP_COLL_SCAN)
+        e->root = (uint32_t)c->rank;
+    else if (root >= 0)
+        e->root = comm_world_rank(c, root);
+    else
+        e->root = RP_NO_RANK;
+}
+
+static void pathmode_coll(rp_comm *c, int kind, int root, int phase_end)
+{
+    coll_record(c, kind, root, phase_end, c->ncoll++, RP_PART_BOTH);
+}
+
+static uint64_t pathmode_nbc_call(rp_comm *c, int kind, int root)
+{
+    uint64_t no = c->ncoll++;
+    coll_record(c, kind, root, 0, no, RP_PART_CONTRIB);
+    return no;
+}
+
+static void pathmode_nbc_done(rp_comm *c, int kind, int root, uint64_t no)
+{
+    coll_record(c, kind, root, 0, no, RP_PART_JOIN);
+}
+
+static void mark_item(void *ctx, uint32_t path, const rp_item *item, uint32_t idx)
+{
+    (void)ctx;
+    (void)item;
+    if (path < 64)
+        meta[idx].mask |= 1ull << path;
+}
+
+static void pathmode_phase_end(uint64_t phase, const uint8_t *near)
+{
+    (void)near;
+    const rp_pathset *ps = &g_st->ps;
+    if (!g_trace) {
+        uint64_t eager_end = n_tasks;   /* eager commits of this phase end here */
+        commit_phase(ps, g_st->rank, &g_st->items, mark_item, NULL);
+        /* An overflowed summary lost track of the path's tail: keep all of
+         * my tasks after my last interval on it (partial pruning). */
+        for (uint32_t j = 0; j < ps->n && j < 64; j++) {
+            if (!(ps->p[j].flags & RP_PATH_OVERFLOW))
+                continue;
+            int64_t last = -1;
+            for (uint32_t v = 0; v < ps->p[j].n_iv; v++)
+                if (ps->p[j].iv[v].rank == g_st->rank && ps->p[j].iv[v].high > last)
+                    last = ps->p[j].iv[v].high;
+            for (uint32_t i = (uint32_t)(last + 1); i < g_st->items.n; i++)
+                meta[i].mask |= 1ull << j;
+        }
+        for (uint32_t i = 0; i < g_st->items.n; i++) {
+            if (!meta[i].mask)
+                continue;
+            rp_task *t = task_append();
+            if (!t)
+                break;
+            t->phase = phase;
+            t->event = meta[i].event;
+            t->idx = i;
+            t->start_fn = meta[i].start_fn;
+            t->end_fn = meta[i].end_fn;
+            t->cost_ns = g_st->items.items[i].value_ns;
+            t->callsite = g_st->items.items[i].node;
+            t->msg_src = meta[i].msg_src;
+            t->msg_bytes = meta[i].msg_bytes;
+            t->path_mask = meta[i].mask;
+        }
+        order_phase_tasks(phase_first_task, eager_end);
+    }
+    /* Both modes: the selected paths of the phase (intervals in path mode). */
+    for (uint32_t j = 0; j < ps->n; j++) {
+        uint64_t cap = cap_sums;
+        if (grow((void **)&sums, &cap, (uint64_t)n_sums + 1, sizeof *sums) != 0)
+            break;
+        cap_sums = (uint32_t)cap;
+        rp_pathsum *s = &sums[n_sums];
+        memset(s, 0, sizeof *s);
+        s->phase = phase;
+        s->path = j;
+        s->flags = ps->p[j].flags;
+        s->cost_ns = ps->p[j].cost_ns;
+        s->n_evicted = ps->p[j].n_evicted;
+        /* Every rank holds the same intervals; two copies (first and last
+         * rank) are enough for the tools and survive one lost rank file. */
+        int keep_iv = g_st->rank == 0 || g_st->rank + 1 == g_st->nranks;
+        if (!g_trace && keep_iv && ps->p[j].n_iv) {
+            s->iv = malloc(ps->p[j].n_iv * sizeof *s->iv);
+            if (!s->iv) {
+                alloc_failures++;
+                continue;
+            }
+            s->n_iv = ps->p[j].n_iv;
+            for (uint32_t v = 0; v < s->n_iv; v++) {
+                s->iv[v].rank = ps->p[j].iv[v].rank;
+                s->iv[v].low = ps->p[j].iv[v].low;
+                s->iv[v].high = ps->p[j].iv[v].high;
+            }
+        }
+        n_sums++;
+    }
+    cur_phase = phase + 1;
+    phase_first_task = n_tasks;
+}
+
+static void pathmode_export(struct rp_rankdata *d)
+{
+    d->n_events = event_no + 1;
+    d->n_tasks = n_tasks;
+    d->tasks = tasks;
+    d->n_pathsums = n_sums;
+    d->pathsums = sums;
+    d->n_edges = n_edges;
+    d->edges = edges;
+    rp_counters[RP_CNT_TASKS_EAGER] = eager_tasks;
+    rp_counters[RP_CNT_ALLOC_FAILURES] = alloc_failures;
+}
+
+static const rp_msg_observer path_msgs = { 0, pathmode_event, pathmode_msg_joined };
+static const rp_msg_observer trace_msgs = { RP_TRACE_PREFIX, pathmode_event, pathmode_msg_joined };
+
+const rp_mode_ops rp_mode_path = {
+    .mode = RP_MODE_PATH, .name = "path", .summary = RP_SUMMARY_PATH,
+    .comm = { .uniform_uids = 0, .merge_inter = 1 },
+    .recv_overlap = 0, .msgs = &path_msgs, .wants_bytes = 1, .neighbors = 1,
+    .init = path_init, .task_end = pathmode_task_end, .coll = pathmode_coll,
+    .nbc_call = pathmode_nbc_call, .nbc_done = pathmode_nbc_done,
+    .phase_end = pathmode_phase_end, .export = pathmode_export,
+};
+
+/* Trace mode gives every communicator the same uid on all members (the
+ * checker matches collective instances by it) and cannot express the edges
+ * of intercommunicator and neighbourhood collectives. */
+const rp_mode_ops rp_mode_trace = {
+    .mode = RP_MODE_TRACE, .name = "trace", .summary = RP_SUMMARY_PATH,
+    .comm = { .uniform_uids = 1, .merge_inter = 0 },
+    .recv_overlap = 0, .msgs = &trace_msgs, .wants_bytes = 1, .neighbors = 0,
+    .init = trace_init, .task_end = pathmode_task_end, .coll = pathmode_coll,
+    .nbc_call = pathmode_nbc_call, .nbc_done = pathmode_nbc_done,
+    .phase_end = pathmode_phase_end, .export = pathmode_export,
+};

@@ -1,0 +1,191 @@
+#!/usr/bin/env python3
+"""Generate rpprof's MPI wrapper layer from lib/mpi/mpi_functions.def.
+
+Usage: gen_wrappers.py TABLE OUT_DIR
+Writes OUT_DIR/gen_fnids.h (an id per wrapped function) and OUT_DIR/gen_wrap.c
+(the name table and every wrapper whose KIND is not 'custom').  Each wrapper
+is a thin adapter: it brackets the PMPI call with rp_enter/rp_leave and calls
+the hook of its kind (lib/mpi/hooks.h); the path logic lives in the hooks.
+"""
+import re
+import sys
+
+KINDS = {"event", "send", "isend", "recv", "irecv", "psend_init", "precv_init",
+         "coll_all", "coll_in", "coll_out", "coll_scan", "comm_new",
+         "comm_free", "custom", "nbc_all", "nbc_in", "nbc_out", "nbc_scan",
+         "neighbor", "nbc_neighbor", "win_new", "win_free", "win_fence", "local"}
+LINE = re.compile(r"^(\w+)\s+(MPI_\w+)\s*\((.*)\)\s*$")
+
+
+def parse(path):
+    funcs = []
+    with open(path) as f:
+        for lineno, raw in enumerate(f, 1):
+            line = raw.split("#", 1)[0].strip()
+            if not line:
+                continue
+            m = LINE.match(line)
+            if not m:
+                sys.exit("%s:%d: cannot parse: %s" % (path, lineno, raw.rstrip()))
+            kind, name, params = m.groups()
+            if kind not in KINDS:
+                sys.exit("%s:%d: unknown kind %r" % (path, lineno, kind))
+            plist = [] if params.strip() == "void" else [p.strip() for p in params.split(",")]
+            args = []
+            for p in plist:
+                am = re.search(r"(\w+)\s*(\[\s*\])?$", p)
+                if not am:
+                    sys.exit("%s:%d: bad parameter %r" % (path, lineno, p))
+                args.append(am.group(1))
+            funcs.append((kind, name, params.strip(), args))
+    names = [f[1] for f in funcs]
+    if len(names) != len(set(names)):
+        sys.exit("%s: duplicate function" % path)
+    return funcs
+
+
+def need(args, name, *wanted):
+    for w in wanted:
+        if w not in args:
+            sys.exit("%s: kind needs a parameter named %r" % (name, w))
+
+
+def body(kind, name, args):
+    fid = "RP_FN_" + name
+    call = "P%s(%s)" % (name, ", ".join(args))
+    if kind == "event":
+        return ["    rp_enter(%s);" % fid, "    int rc = %s;" % call, "    rp_leave();"]
+    if kind in ("send", "isend"):
+        # The path-set goes first: it is on its way while the payload is
+        # sent, so the receiver can join it before the payload is in.
+        need(args, name, "count", "datatype", "dest", "tag", "comm")
+        return ["    rp_enter(%s);" % fid,
+                "    int rp_sent = rp_hook_branch_first(count, datatype, dest, tag, comm);",
+                "    int rc = %s;" % call,
+                "    if (!rp_sent && rc == MPI_SUCCESS) rp_hook_branch(dest, tag, comm);",
+                "    rp_leave();"]
+    if kind == "recv":
+        need(args, name, "buf", "count", "datatype", "source", "tag", "status", "comm")
+        call = call.replace("status)", "rp_st)")
+        return ["    MPI_Status rp_stbuf;",
+                "    MPI_Status *rp_st = (status == MPI_STATUS_IGNORE) ? &rp_stbuf : status;",
+                "    rp_enter(%s);" % fid, "    int rc;",
+                "    if (!rp_recv_overlap(buf, count, datatype, source, tag, comm, rp_st, &rc)) {",
+                "        rc = %s;" % call,
+                "        if (rc == MPI_SUCCESS) rp_hook_join(rp_st, comm);",
+                "    }",
+                "    rp_leave();"]
+    if kind == "irecv":
+        need(args, name, "source", "tag", "comm", "request")
+        return ["    rp_enter_local(%s);" % fid, "    int rc = %s;" % call,
+                "    if (rc == MPI_SUCCESS) rp_hook_irecv(*request, source, tag, comm, 0);",
+                "    rp_leave_local();"]
+    if kind == "psend_init":
+        need(args, name, "dest", "tag", "comm", "request")
+        return ["    rp_enter_local(%s);" % fid, "    int rc = %s;" % call,
+                "    if (rc == MPI_SUCCESS) rp_hook_psend_init(*request, dest, tag, comm);",
+                "    rp_leave_local();"]
+    if kind == "precv_init":
+        need(args, name, "source", "tag", "comm", "request")
+        return ["    rp_enter_local(%s);" % fid, "    int rc = %s;" % call,
+                "    if (rc == MPI_SUCCESS) rp_hook_irecv(*request, source, tag, comm, 1);",
+                "    rp_leave_local();"]
+    if kind == "coll_all":
+        need(args, name, "comm")
+        return ["    rp_enter(%s);" % fid, "    rp_hook_coll_all_start(comm);",
+                "    int rc = %s;" % call,
+                "    if (rc == MPI_SUCCESS) rp_hook_coll_all(comm);",
+                "    else rp_hook_coll_abort();",
+                "    rp_leave();"]
+    if kind == "coll_scan":
+        need(args, name, "comm")
+        return ["    rp_enter(%s);" % fid, "    int rc = %s;" % call,
+                "    if (rc == MPI_SUCCESS) rp_hook_%s(comm);" % kind,
+                "    rp_leave();"]
+    if kind in ("coll_in", "coll_out"):
+        need(args, name, "root", "comm")
+        return ["    rp_enter(%s);" % fid, "    rp_hook_%s_start(root, comm);" % kind,
+                "    int rc = %s;" % call,
+                "    if (rc == MPI_SUCCESS) rp_hook_%s(root, comm);" % kind,
+                "    else rp_hook_coll_rooted_abort();",
+                "    rp_leave();"]
+    if kind in ("nbc_all", "nbc_in", "nbc_out", "nbc_scan"):
+        need(args, name, "comm", "request")
+        root = "root" if "root" in args else "-1"
+        kconst = {"nbc_all": "RP_COLL_ALL", "nbc_in": "RP_COLL_IN",
+                  "nbc_out": "RP_COLL_OUT", "nbc_scan": "RP_COLL_SCAN"}[kind]
+        return ["    rp_enter(%s);" % fid, "    int rc = %s;" % call,
+                "    if (rc == MPI_SUCCESS) rp_hook_nbc(%s, %s, comm, *request);" % (kconst, root),
+                "    rp_leave();"]
+    if kind == "neighbor":
+        need(args, name, "comm")
+        return ["    rp_enter(%s);" % fid, "    int rc = %s;" % call,
+                "    if (rc == MPI_SUCCESS) rp_hook_neighbor(comm);",
+                "    rp_leave();"]
+    if kind == "nbc_neighbor":
+        need(args, name, "comm", "request")
+        return ["    rp_enter(%s);" % fid, "    int rc = %s;" % call,
+                "    if (rc == MPI_SUCCESS) rp_hook_nbc(RP_NBC_NEIGHBOR, -1, comm, *request);",
+                "    rp_leave();"]
+    if kind == "win_new":
+        need(args, name, "comm", "win")
+        return ["    rp_enter(%s);" % fid, "    int rc = %s;" % call,
+                "    if (rc == MPI_SUCCESS) rp_hook_win_new(comm, *win);",
+                "    rp_leave();"]
+    if kind == "win_free":
+        need(args, name, "win")
+        return ["    rp_enter(%s);" % fid, "    rp_hook_win_free(*win);",
+                "    int rc = %s;" % call, "    rp_leave();"]
+    if kind == "win_fence":
+        need(args, name, "win")
+        return ["    rp_enter(%s);" % fid, "    int rc = %s;" % call,
+                "    if (rc == MPI_SUCCESS) rp_hook_win_fence(win);",
+                "    rp_leave();"]
+    if kind == "local":
+        return ["    rp_enter_local(%s);" % fid, "    int rc = %s;" % call,
+                "    rp_leave_local();"]
+    if kind == "comm_new":
+        need(args, name, "newcomm")
+        return ["    rp_enter(%s);" % fid, "    int rc = %s;" % call,
+                "    if (rc == MPI_SUCCESS) rp_hook_comm_new(*newcomm);",
+                "    rp_leave();"]
+    if kind == "comm_free":
+        need(args, name, "comm")
+        return ["    rp_enter(%s);" % fid, "    rp_hook_comm_free(*comm);",
+                "    int rc = %s;" % call, "    rp_leave();"]
+    raise AssertionError(kind)
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    funcs = parse(sys.argv[1])
+    out = sys.argv[2]
+    banner = "/* Generated by lib/mpi/gen_wrappers.py from lib/mpi/mpi_functions.def - do not edit. */\n"
+    with open(out + "/gen_fnids.h", "w") as h:
+        h.write(banner)
+        h.write("#ifndef RP_GEN_FNIDS_H\n#define RP_GEN_FNIDS_H\nenum {\n")
+        for _, name, _, _ in funcs:
+            h.write("    RP_FN_%s,\n" % name)
+        h.write("    RP_FN__COUNT\n};\n#endif\n")
+    with open(out + "/gen_wrap.c", "w") as c:
+        c.write(banner)
+        c.write('#include <mpi.h>\n#include "mpi/hooks.h"\n\n')
+        c.write("static const char *const rp_fn_names[RP_FN__COUNT] = {\n")
+        for _, name, _, _ in funcs:
+            c.write('    "%s",\n' % name)
+        c.write("};\n\n")
+        c.write("const char *rp_fn_name(int fn)\n{\n"
+                "    return (fn >= 0 && fn < RP_FN__COUNT) ? rp_fn_names[fn] : \"MPI_?\";\n}\n\n")
+        c.write("int rp_fn_count(void) { return RP_FN__COUNT; }\n\n")
+        for kind, name, params, args in funcs:
+            if kind == "custom":
+                continue
+            c.write("RP_EXPORT int %s(%s)\n{\n" % (name, params))
+            c.write("    if (!rp_active()) return P%s(%s);\n" % (name, ", ".join(args)))
+            c.write("\n".join(body(kind, name, args)) + "\n")
+            c.write("    return rc;\n}\n\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,123 @@
+/* hooks.h - what every MPI wrapper calls: the event bracket (task end on
+ * entry, task start on return) and one hook per kind of call.  The
+ * generated wrappers (gen_wrap.c) and the hand-written ones (wrap_*.c) are
+ * thin adapters around these. */
+#ifndef RP_HOOKS_H
+#define RP_HOOKS_H
+
+#include <mpi.h>
+#include "runtime/runtime.h"
+#include "mpi/gen_fnids.h"
+#include "modes/modes.h"
+#include "format/rpfile.h"
+#include "runtime/runtime_int.h"
+
+/* wrap_init.c: this layer as the runtime sees it. */
+extern const rp_mpi_layer rp_mpi_self;
+/* wrap_rma.c: free the shadows of windows never freed (at MPI_Finalize). */
+void rp_rma_finalize(void);
+
+
+/* Profile this call?  Not before MPI_Init / after MPI_Finalize, and not
+ * when we are already inside a wrapper: an MPI whose Fortran binding calls
+ * the C MPI_* symbol must not count the call twice.  The main thread's path
+ * is the same loads and branches as before threads were handled. */
+static inline int rp_active(void)
+{
+    if (__builtin_expect(rp_tls_main, 1))
+        return rp_rt.active && !rp_rt.in_mpi;
+    return rp_active_other();
+}
+
+#define rp_compiler_barrier() __asm__ __volatile__("" ::: "memory")
+
+/* Entry of an event: the running task ends here.  in_mpi is raised first so
+ * a SIGPROF arriving from now on leaves the path-set alone. */
+static inline void rp_enter(int fn)
+{
+    rp_rt.in_mpi = 1;
+    rp_compiler_barrier();
+    rp_rt.cur_fn = fn;
+    int64_t now = rp_now_ns();
+    rp_rt.mpi_enter_ns = now;
+    int64_t cost = now - rp_rt.task_start_ns;
+    if (cost < 0)
+        cost = 0;
+    pathset_add_cost(&rp_rt.ps, cost);
+    rp_mode->task_end(fn, cost);
+}
+
+/* Return of an event: the next task starts now. */
+static inline void rp_leave(void)
+{
+    /* atomic (a plain 8-byte store on x86-64): worker threads' handlers
+     * read it to tag their samples with the current task */
+    __atomic_store_n(&rp_rt.task_start_ns, rp_now_ns(), __ATOMIC_RELAXED);
+    rp_compiler_barrier();
+    rp_rt.in_mpi = 0;
+}
+
+/* Purely local calls (receive posting, persistent set-up) are not events:
+ * the task goes on, but a sample inside them is MPI time. */
+static inline void rp_enter_local(int fn)
+{
+    rp_rt.in_mpi = 1;
+    rp_compiler_barrier();
+    rp_rt.cur_fn = fn;
+    rp_rt.mpi_enter_ns = rp_now_ns();
+}
+static inline void rp_leave_local(void)
+{
+    rp_compiler_barrier();
+    rp_rt.in_mpi = 0;
+}
+
+/* Point-to-point (wrap_p2p.c). */
+/* Send the path-set of a message to dest. */
+void rp_hook_branch(int dest, int tag, MPI_Comm comm);
+/* The same before the payload's send call, so the receiver may join it
+ * while the payload is still on its way: 1 if done (or nothing to do), 0
+ * if the arguments might make the call fail -- then the caller sends it
+ * with rp_hook_branch after a successful call. */
+int  rp_hook_branch_first(int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+/* A blocking receive whose path-set can be joined while the payload is
+ * still on its way (known source and tag, prof mode): does the whole
+ * receive and join, sets *rc and returns 1; 0 when the caller should do
+ * PMPI_Recv and rp_hook_join itself. */
+int  rp_recv_overlap(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+                     MPI_Comm comm, MPI_Status *st, int *rc);
+void rp_hook_join(MPI_Status *st, MPI_Comm comm);
+void rp_hook_irecv(MPI_Request req, int source, int tag, MPI_Comm comm, int persistent);
+void rp_hook_psend_init(MPI_Request req, int dest, int tag, MPI_Comm comm);
+/* Collectives (wrap_coll.c). */
+void rp_hook_coll_all(MPI_Comm comm);
+/* All-to-all collectives post their first exchange round before the user's
+ * call (rp_hook_coll_all_start) and complete it in rp_hook_coll_all, or
+ * withdraw it when the user's call failed (rp_hook_coll_abort). */
+void rp_hook_coll_all_start(MPI_Comm comm);
+void rp_hook_coll_abort(void);
+void rp_hook_coll_scan(MPI_Comm comm);
+void rp_hook_coll_in(int root, MPI_Comm comm);
+void rp_hook_coll_out(int root, MPI_Comm comm);
+/* Rooted collectives on small communicators post the sets' transfers
+ * before the user's call (rp_hook_coll_{in,out}_start) and complete them
+ * in rp_hook_coll_{in,out}, or withdraw them when the call failed. */
+void rp_hook_coll_out_start(int root, MPI_Comm comm);
+void rp_hook_coll_in_start(int root, MPI_Comm comm);
+void rp_hook_coll_rooted_abort(void);
+/* Non-blocking collectives (wrap_coll.c): kind RP_COLL_*, root or -1. */
+void rp_hook_nbc(int kind, int root, MPI_Comm comm, MPI_Request req);
+/* Neighbourhood collectives (wrap_coll.c): join the in-neighbours' sets.
+ * The non-blocking ones go through rp_hook_nbc with this kind (never
+ * written to a file: the trace format has no neighbourhood edges). */
+#define RP_NBC_NEIGHBOR 16
+void rp_hook_neighbor(MPI_Comm comm);
+/* One-sided communication (wrap_rma.c). */
+void rp_hook_win_new(MPI_Comm comm, MPI_Win win);
+void rp_hook_win_free(MPI_Win win);
+void rp_hook_win_fence(MPI_Win win);
+/* Communicators (comm.c). */
+void rp_hook_comm_new(MPI_Comm comm);
+void rp_hook_comm_free(MPI_Comm comm);
+
+#endif

@@ -1,0 +1,59 @@
+/* wrap_init.c - MPI_Init, MPI_Init_thread, MPI_Finalize.  A process that
+ * never calls MPI_Init (mpirun itself, a shell the library was preloaded
+ * into) never activates anything. */
+#include <mpi.h>
+#include "mpi/hooks.h"
+#include "runtime/runtime_int.h"
+#include "exchange/reqtab.h"
+
+/* This layer as the runtime sees it (runtime_int.h). */
+const rp_mpi_layer rp_mpi_self = {
+    .fn_name = rp_fn_name, .fn_count = RP_FN__COUNT, .init_fn = RP_FN_MPI_Init,
+    .finalize_nbc = rp_nbc_finalize, .finalize_rma = rp_rma_finalize,
+};
+
+RP_EXPORT int MPI_Init(int *argc, char ***argv)
+{
+    int rc = PMPI_Init(argc, argv);
+    if (rc == MPI_SUCCESS)
+        rp_start(&rp_mpi_self);
+    return rc;
+}
+
+RP_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    int rc = PMPI_Init_thread(argc, argv, required, provided);
+    if (rc == MPI_SUCCESS) {
+        rp_start(&rp_mpi_self);
+        /* The thread that called MPI_Init_thread carries the process's
+         * tasks; other threads' samples are charged to them, their MPI
+         * calls pass straight through and are counted (doc/design.md). */
+        rp_counters[RP_CNT_THREAD_LEVEL] = (uint64_t)(*provided > 0 ? *provided : 0);
+        if (*provided == MPI_THREAD_SERIALIZED)
+            rp_rt.any_thread = 1;   /* any thread's call is an event */
+        if (*provided == MPI_THREAD_MULTIPLE && rp_rt.active) {
+            if (rp_rt.cfg.multiple == 0) {
+                rp_rt.local_paths = 1;
+                rp_counters[RP_CNT_LOCAL_PATHS] = 1;
+                rp_warn(0, "MPI_THREAD_MULTIPLE: paths are followed within each rank only, "
+                           "joined across ranks at MPI_Finalize (RP_MULTIPLE=main if only the "
+                           "thread that initialised MPI communicates)");
+            } else {
+                rp_warn(0, "MPI_THREAD_MULTIPLE with RP_MULTIPLE=main: MPI calls from other "
+                           "threads are not events and must not pair with another rank's "
+                           "main thread (counted in mpi_calls_other_threads)");
+            }
+        }
+    }
+    return rc;
+}
+
+RP_EXPORT int MPI_Finalize(void)
+{
+    if (!rp_active())
+        return PMPI_Finalize();
+    rp_enter(RP_FN_MPI_Finalize);
+    rp_finish();
+    rp_rt.in_mpi = 0;
+    return PMPI_Finalize();
+}

@@ -1,0 +1,347 @@
+/* wrap_p2p.c - point-to-point hooks and the hand-written p2p wrappers
+ * (sendrecv, persistent start, request free/cancel).  Branch = send my
+ * path-set (before the payload for sends, after the start for persistent
+ * ones); join = receive the sender's, once the payload's status names it,
+ * or while the payload is on its way when source and tag are known (paper
+ * Fig. 3 lines 1-24). */
+#include <mpi.h>
+#include "mpi/hooks.h"
+#include "exchange/comm.h"
+#include "exchange/proto.h"
+#include "exchange/reqtab.h"
+#include "mpi/fortran.h"
+
+void rp_hook_branch(int dest, int tag, MPI_Comm comm)
+{
+    if (rp_rt.local_paths)     /* MPI_THREAD_MULTIPLE: no exchange */
+        return;
+    rp_comm *c = comm_lookup(comm);
+    if (!c) {
+        rp_counters[RP_CNT_UNSUPPORTED]++;
+        return;
+    }
+    proto_branch(c, dest, tag);
+}
+
+/* MPI_TAG_UB, read once (the attribute is fixed for the job). */
+static int tag_ub(void)
+{
+    static int ub = -1;   /* main thread (or a serialized caller) only */
+    if (ub < 0) {
+        int *v = NULL, flag = 0;
+        PMPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &v, &flag);
+        ub = (flag && v) ? *v : 32767;   /* 32767: the least the standard allows */
+    }
+    return ub;
+}
+
+int rp_hook_branch_first(int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    if (rp_rt.local_paths)
+        return 1;          /* nothing to send, before or after */
+    rp_comm *c = comm_lookup(comm);
+    if (!c) {
+        rp_counters[RP_CNT_UNSUPPORTED]++;
+        return 1;
+    }
+    /* A set sent for a payload that then fails would be joined with the
+     * next payload from us with that tag (and one is left over at the
+     * end), so only calls whose arguments are plainly valid send first;
+     * the others send after a successful call, as before. */
+    if (c->inter || count < 0 || datatype == MPI_DATATYPE_NULL || tag < 0 || tag > tag_ub() ||
+        ((dest < 0 || dest >= c->size) && dest != MPI_PROC_NULL))
+        return 0;
+    proto_branch(c, dest, tag);
+    return 1;
+}
+
+/* Payload bytes of a completed receive (recorded in path/trace modes). */
+static uint32_t payload_bytes(const MPI_Status *st)
+{
+    int n = 0;
+    if (!rp_mode->wants_bytes)
+        return 0;
+    if (PMPI_Get_count(st, MPI_BYTE, &n) != MPI_SUCCESS || n == MPI_UNDEFINED || n < 0)
+        return 0;
+    return (uint32_t)n;
+}
+
+/* A payload receive completed with status st (not cancelled). */
+static void join_status(rp_comm *c, const MPI_Status *st)
+{
+    if (st->MPI_SOURCE == MPI_PROC_NULL)
+        return;
+    proto_join_from(c, st->MPI_SOURCE, st->MPI_TAG, payload_bytes(st));
+}
+
+void rp_hook_join(MPI_Status *st, MPI_Comm comm)
+{
+    if (rp_rt.local_paths)
+        return;
+    rp_comm *c = comm_lookup(comm);
+    if (!c) {
+        rp_counters[RP_CNT_UNSUPPORTED]++;
+        return;
+    }
+    join_status(c, st);
+}
+
+int rp_recv_overlap(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+                    MPI_Comm comm, MPI_Status *st, int *rc)
+{
+    /* Path and trace modes record the payload's size with the join, which
+     * is known only once the payload is in: they join after it. */
+    if (rp_rt.local_paths || !rp_mode->recv_overlap || source == MPI_ANY_SOURCE ||
+        source == MPI_PROC_NULL || tag == MPI_ANY_TAG)
+        return 0;
+    rp_comm *c = comm_lookup(comm);
+    if (!c)
+        return 0;
+    /* Receive order is the payloads' order: the path-set receive matches
+     * the same (source, tag) as the payload's, posted at the same time. */
+    rp_prepost *pp = proto_prepost(c, source, tag);
+    if (!pp)
+        return 0;
+    MPI_Request payload;
+    int e = PMPI_Irecv(buf, count, datatype, source, tag, comm, &payload);
+    if (e != MPI_SUCCESS) {
+        proto_cancel_prepost(pp);   /* never matched: its set is for a later receive */
+        *rc = e;
+        return 1;
+    }
+    /* The sender sent the set first, so this returns before the payload is
+     * in (or at once); the join overlaps the payload's transfer. */
+    proto_join_prepost(pp, c, source, 0);
+    *rc = PMPI_Wait(&payload, st);
+    return 1;
+}
+
+/* Pre-post only when source and tag are both known: then the path-set
+ * receive matches in exactly the payload's order.  Wildcards wait for the
+ * status. */
+static void maybe_prepost(rp_req *e)
+{
+    if (e->peer != MPI_ANY_SOURCE && e->peer != MPI_PROC_NULL && e->tag != MPI_ANY_TAG)
+        e->pp = proto_prepost(e->comm, e->peer, e->tag);
+}
+
+void rp_hook_irecv(MPI_Request req, int source, int tag, MPI_Comm comm, int persistent)
+{
+    if (rp_rt.local_paths)
+        return;
+    rp_comm *c = comm_lookup(comm);
+    if (!c) {
+        rp_counters[RP_CNT_UNSUPPORTED]++;
+        return;
+    }
+    /* An MPI_PROC_NULL receive has nothing to join.  Not tracked: MPICH 4.0
+     * returns one shared predefined handle for all of them (and for other
+     * requests complete at creation), so it is no key for our table. */
+    if (source == MPI_PROC_NULL && !persistent)
+        return;
+    rp_req *e = reqtab_add(req);
+    if (!e)
+        return;
+    e->kind = RQ_RECV;
+    e->persistent = (uint8_t)persistent;
+    e->peer = source;
+    e->tag = tag;
+    e->comm = c;
+    if (!persistent) {
+        e->active = 1;
+        maybe_prepost(e);
+    }
+}
+
+void rp_hook_psend_init(MPI_Request req, int dest, int tag, MPI_Comm comm)
+{
+    if (rp_rt.local_paths)
+        return;
+    rp_comm *c = comm_lookup(comm);
+    if (!c) {
+        rp_counters[RP_CNT_UNSUPPORTED]++;
+        return;
+    }
+    rp_req *e = reqtab_add(req);
+    if (!e)
+        return;
+    e->kind = RQ_PSEND;
+    e->persistent = 1;
+    e->peer = dest;
+    e->tag = tag;
+    e->comm = c;
+}
+
+/* ---- completion of tracked requests (used by wrap_wait.c) -------------- */
+
+/* `e` completed with status st (a real status, never IGNORE). */
+void rp_req_completed(rp_req *e, MPI_Status *st)
+{
+    if (e->persistent && !e->active)
+        return;                  /* waiting on an inactive persistent request */
+    if (e->kind == RQ_RECV) {
+        int cancelled = 0;
+        PMPI_Test_cancelled(st, &cancelled);
+        if (cancelled) {
+            rp_counters[RP_CNT_CANCELLED]++;
+            if (e->pp)
+                proto_cancel_prepost(e->pp);
+        } else if (e->peer == MPI_PROC_NULL) {
+            /* nothing was sent, so nothing to join.  Decided by the posted
+             * source, not the status: MPICH 4.0 completes an MPI_PROC_NULL
+             * MPI_Irecv with status.MPI_SOURCE = 0, not MPI_PROC_NULL, and
+             * joining from rank 0 would wait forever. */
+        } else if (e->pp) {
+            proto_join_prepost(e->pp, e->comm, st->MPI_SOURCE, payload_bytes(st));
+        } else if (e->comm->live || e->comm == comm_world()) {
+            join_status(e->comm, st);
+        }
+        e->pp = NULL;
+    } else if (e->kind == RQ_NBC) {
+        rp_nbc_complete(e->nbc, 1);
+        e->nbc = NULL;
+    }
+    if (e->persistent)
+        e->active = 0;
+    else
+        reqtab_del(e);
+}
+
+/* ---- hand-written wrappers --------------------------------------------- */
+
+RP_EXPORT int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                           int dest, int sendtag, void *recvbuf, int recvcount,
+                           MPI_Datatype recvtype, int source, int recvtag,
+                           MPI_Comm comm, MPI_Status *status)
+{
+    if (!rp_active())
+        return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+                             recvcount, recvtype, source, recvtag, comm, status);
+    MPI_Status stbuf, *st = (status == MPI_STATUS_IGNORE) ? &stbuf : status;
+    rp_enter(RP_FN_MPI_Sendrecv);
+    /* The outgoing set is the one before this join: send it first. */
+    rp_hook_branch(dest, sendtag, comm);
+    int rc = PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
+                           recvcount, recvtype, source, recvtag, comm, st);
+    if (rc == MPI_SUCCESS)
+        rp_hook_join(st, comm);
+    rp_leave();
+    return rc;
+}
+
+RP_EXPORT int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
+                                   int sendtag, int source, int recvtag, MPI_Comm comm,
+                                   MPI_Status *status)
+{
+    if (!rp_active())
+        return PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag,
+                                     comm, status);
+    MPI_Status stbuf, *st = (status == MPI_STATUS_IGNORE) ? &stbuf : status;
+    rp_enter(RP_FN_MPI_Sendrecv_replace);
+    rp_hook_branch(dest, sendtag, comm);
+    int rc = PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag,
+                                   comm, st);
+    if (rc == MPI_SUCCESS)
+        rp_hook_join(st, comm);
+    rp_leave();
+    return rc;
+}
+
+/* Start one tracked persistent request (after PMPI_Start succeeded). */
+static void started(rp_req *e)
+{
+    if (e->kind == RQ_PSEND) {
+        proto_branch(e->comm, e->peer, e->tag);
+    } else if (e->kind == RQ_RECV) {
+        e->active = 1;
+        maybe_prepost(e);
+    }
+}
+
+/* The same for the Fortran MPI_Start[all] (lib/mpi/fortran.c). */
+void rp_req_started(rp_req *e)
+{
+    started(e);
+}
+
+RP_EXPORT int MPI_Start(MPI_Request *request)
+{
+    if (!rp_active())
+        return PMPI_Start(request);
+    rp_req *e = reqtab_find(*request);
+    if (e && e->kind == RQ_PSEND)
+        rp_enter(RP_FN_MPI_Start);        /* a send: an event, the path branches */
+    else
+        rp_enter_local(RP_FN_MPI_Start);
+    int rc = PMPI_Start(request);
+    if (rc == MPI_SUCCESS && e)
+        started(e);
+    if (e && e->kind == RQ_PSEND)
+        rp_leave();
+    else
+        rp_leave_local();
+    return rc;
+}
+
+RP_EXPORT int MPI_Startall(int count, MPI_Request array_of_requests[])
+{
+    if (!rp_active())
+        return PMPI_Startall(count, array_of_requests);
+    int any_send = 0;
+    for (int i = 0; i < count; i++) {
+        rp_req *e = reqtab_find(array_of_requests[i]);
+        any_send |= e && e->kind == RQ_PSEND;
+    }
+    if (any_send)
+        rp_enter(RP_FN_MPI_Startall);
+    else
+        rp_enter_local(RP_FN_MPI_Startall);
+    int rc = PMPI_Startall(count, array_of_requests);
+    if (rc == MPI_SUCCESS)
+        for (int i = 0; i < count; i++) {
+            rp_req *e = reqtab_find(array_of_requests[i]);
+            if (e)
+                started(e);
+        }
+    if (any_send)
+        rp_leave();
+    else
+        rp_leave_local();
+    return rc;
+}
+
+/* The user frees tracked request e (C and Fortran MPI_Request_free). */
+void rp_req_freed(rp_req *e)
+{
+    if (e->pp) {                 /* an active receive: it can't be joined now */
+        proto_orphan_prepost(e->pp);
+        e->pp = NULL;
+    }
+    if (e->kind == RQ_RECV && e->active)
+        rp_counters[RP_CNT_REQ_FREED_ACTIVE]++;
+    if (e->kind == RQ_NBC && e->nbc) {    /* completes at Finalize at the latest */
+        rp_nbc_complete(e->nbc, 0);
+        e->nbc = NULL;
+    }
+    reqtab_del(e);
+}
+
+RP_EXPORT int MPI_Request_free(MPI_Request *request)
+{
+    if (!rp_active())
+        return PMPI_Request_free(request);
+    rp_enter_local(RP_FN_MPI_Request_free);
+    rp_req *e = reqtab_find(*request);
+    if (e)
+        rp_req_freed(e);
+    int rc = PMPI_Request_free(request);
+    rp_leave_local();
+    return rc;
+}
+
+RP_EXPORT int MPI_Cancel(MPI_Request *request)
+{
+    /* Nothing to do now: the completion (Wait/Test) sees the cancellation
+     * in the status and withdraws the pre-posted path-set receive. */
+    return PMPI_Cancel(request);
+}

@@ -1,0 +1,45 @@
+/* fault.h - what the runtime saves when the job does not reach MPI_Finalize,
+ * and how it stays out of the way of a hostile application
+ * (doc/robustness.md).
+ *
+ *  - Checkpoints (RP_CHECKPOINT seconds, default 10, 0 = only at Finalize):
+ *    at a phase end, if that long has passed since this rank last wrote its
+ *    file, the rank file is rewritten (atomically) with every completed phase.
+ *  - MPI_Abort: the calling rank writes its file, then calls PMPI_Abort.
+ *  - SIGTERM / SIGINT: a handler that only removes a half-written temporary
+ *    file (unlink is async-signal-safe) and then hands the signal to the
+ *    previous disposition; what survives is the last checkpoint.
+ *  - SIGPROF: `sigaction` and `signal` are interposed; a program that
+ *    installs its own SIGPROF handler after MPI_Init gets SIGPROF to itself,
+ *    our sampling stops (rank 0 warns once; counter sampling_lost_app_sigprof).
+ */
+#ifndef RP_FAULT_H
+#define RP_FAULT_H
+
+#include <stdint.h>
+
+/* End of rp_start (profiling is on): read RP_CHECKPOINT, install the
+ * SIGTERM/SIGINT clean-up handler, take over SIGPROF bookkeeping. */
+void rp_fault_start(void);
+/* End of rp_phase_end: write a checkpoint if one is due (not at Finalize). */
+void rp_fault_phase_end(void);
+/* Write this rank's file now with the completed phases (MPI_Abort); the
+ * reason is only for the warning line. */
+void rp_fault_save(const char *why);
+
+/* output.c <-> fault.c */
+/* Write the rank file; final = 1 at MPI_Finalize, 0 for a checkpoint or an
+ * abort (then the file says so: counter tail_lost = 1).  0 or -1. */
+int  output_write_rank(int final);
+/* Set while output.c is inside rpfile_write: the temporary file's name, so
+ * the SIGTERM handler can remove it.  path NULL = not writing. */
+void rp_fault_writing(const char *final_path);
+
+/* Counters fault.c keeps, written into the rank file by output.c. */
+typedef struct rp_fault_counters {
+    uint64_t checkpoints;          /* checkpoint writes so far */
+    uint64_t checkpoint_failures;  /* checkpoint writes that failed */
+} rp_fault_counters;
+extern rp_fault_counters rp_fault_cnt;
+
+#endif

@@ -1,0 +1,381 @@
+/* output.c - the measurement directory and this rank's file.
+ *
+ * Rank 0 chooses and creates the directory (RP_OUTPUT, else
+ * rpprof-<exe>-<jobid> in the working directory, with a numeric suffix if
+ * that name is taken) and broadcasts the name; a directory that cannot be
+ * used is one clear error at MPI_Init and the job runs on unprofiled.
+ *
+ * Hostile surroundings (doc/robustness.md):
+ *  - the directory is created with mode 0777 & ~umask, and opened with
+ *    O_NOFOLLOW|O_DIRECTORY: a symbolic link planted where it should be (in
+ *    a shared /tmp) is refused, never followed.  Every rank keeps that
+ *    directory open and writes through /proc/self/fd/N/, so a directory
+ *    swapped for a link after the check is not followed either.  A directory
+ *    owned by someone else is refused if it is writable by everyone (or if we
+ *    are root).
+ *  - two jobs with the same RP_OUTPUT at the same time: rank 0 holds an
+ *    flock on DIR/.rpprof.lock for the life of the job; a second job that
+ *    finds it locked writes into DIR/job-<jobid> instead (rank 0 says so).
+ *  - the rank file is rewritten at checkpoints and MPI_Abort (lib/runtime/fault.c):
+ *    counter tail_lost = 1 marks a file not written at MPI_Finalize. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <mpi.h>
+#include "runtime/runtime.h"
+#include "exchange/comm.h"
+#include "format/rpfile.h"
+#include "runtime/runtime_int.h"
+#include "modes/modes.h"
+#include "runtime/fault.h"
+#include "sampler/sigwrap.h"
+
+/* The directory every rank writes into; set by output_prepare. */
+static char out_dir[4096];
+/* This rank's open descriptor of it (-1: write by name) and the prefix its
+ * files are written through ("/proc/self/fd/N" or out_dir). */
+static int out_fd = -1;
+static char out_via[sizeof out_dir];
+/* Rank 0: the lock that claims the directory for this job (kept open). */
+static int lock_fd = -1;
+
+static void exe_name(char *buf, size_t cap, int base_only)
+{
+    char path[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+    if (n <= 0) {
+        snprintf(buf, cap, "app");
+        return;
+    }
+    path[n] = '\0';
+    const char *b = strrchr(path, '/');
+    const char *s = base_only && b ? b + 1 : path;
+    size_t len = strlen(s);
+    if (len >= cap)             /* a long path is cut, never overflowed */
+        len = cap - 1;
+    memcpy(buf, s, len);
+    buf[len] = '\0';
+}
+
+static void job_id(char *buf, size_t cap)
+{
+    static const char *const vars[] = { "SLURM_JOB_ID", "PBS_JOBID", "LSB_JOBID",
+                                        "COBALT_JOBID", "FLUX_JOB_ID" };
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+        const char *v = getenv(vars[i]);
+        if (v && *v) {
+            snprintf(buf, cap, "%s", v);
+            for (char *c = buf; *c; c++)   /* keep it a single path component */
+                if (*c == '/' || *c == ' ')
+                    *c = '_';
+            return;
+        }
+    }
+    snprintf(buf, cap, "%ld", (long)getpid());   /* rank 0's pid */
+}
+
+/* Open a directory without following a symbolic link in its last
+ * component; -1 with errno (ELOOP/ENOTDIR for a link or a file). */
+static int open_dir(const char *path)
+{
+    return open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+}
+
+/* Is an existing directory safe to write into?  0, or -1 with a message. */
+static int check_dir(int fd, const char *path, char *msg, size_t msgcap)
+{
+    struct stat sb;
+    if (fstat(fd, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+        snprintf(msg, msgcap, "measurement path '%s' is not a directory", path);
+        return -1;
+    }
+    uid_t me = geteuid();
+    if (sb.st_uid != me && ((sb.st_mode & S_IWOTH) || me == 0)) {
+        snprintf(msg, msgcap, "measurement directory '%s' belongs to uid %u%s; refusing to "
+                 "write into it (choose another RP_OUTPUT)", path, (unsigned)sb.st_uid,
+                 (sb.st_mode & S_IWOTH) ? " and is writable by everyone" : "");
+        return -1;
+    }
+    return 0;
+}
+
+/* Claim the open directory dfd for this job: 1 claimed (or locks not
+ * supported), 0 held by a running job. */
+static int claim(int dfd)
+{
+    int fd = openat(dfd, ".rpprof.lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd < 0)
+        return 1;                /* cannot lock: carry on as before */
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        int e = errno;
+        close(fd);
+        return e == EWOULDBLOCK ? 0 : 1;
+    }
+    if (lock_fd >= 0)
+        close(lock_fd);
+    lock_fd = fd;
+    return 1;
+}
+
+/* Rank 0: create (or accept) the directory; "" + message on failure. */
+static int make_dir(char *msg, size_t msgcap)
+{
+    int dfd = -1;
+    if (rp_rt.cfg.output[0]) {
+        snprintf(out_dir, sizeof out_dir, "%s", rp_rt.cfg.output);
+        /* RP_OUTPUT=dir/ names the same directory as dir */
+        for (size_t n = strlen(out_dir); n > 1 && out_dir[n - 1] == '/'; n--)
+            out_dir[n - 1] = '\0';
+        if (mkdir(out_dir, 0777) != 0 && errno != EEXIST) {
+            snprintf(msg, msgcap, "cannot create RP_OUTPUT directory '%s': %s", out_dir,
+                     strerror(errno));
+            return -1;
+        }
+    } else {
+        char exe[128], job[64];
+        exe_name(exe, sizeof exe, 1);
+        job_id(job, sizeof job);
+        int made = 0;
+        for (int i = 0; i < 1000 && !made; i++) {
+            if (i == 0)
+                snprintf(out_dir, sizeof out_dir, "rpprof-%s-%s", exe, job);
+            else
+                snprintf(out_dir, sizeof out_dir, "rpprof-%s-%s.%d", exe, job, i);
+            if (mkdir(out_dir, 0777) == 0)
+                made = 1;
+            else if (errno != EEXIST)
+                break;
+        }
+        if (!made) {
+            snprintf(msg, msgcap, "cannot create measurement directory '%s': %s", out_dir,
+                     strerror(errno));
+            return -1;
+        }
+    }
+    /* Never follow a link planted where our directory should be. */
+    dfd = open_dir(out_dir);
+    if (dfd < 0) {
+        struct stat lsb;
+        if (lstat(out_dir, &lsb) == 0 && S_ISLNK(lsb.st_mode))
+            snprintf(msg, msgcap, "measurement path '%s' is a symbolic link; not followed "
+                     "(choose another RP_OUTPUT)", out_dir);
+        else if (errno == ELOOP || errno == ENOTDIR)
+            snprintf(msg, msgcap, "measurement path '%s' is not a directory", out_dir);
+        else
+            snprintf(msg, msgcap, "cannot open measurement directory '%s': %s", out_dir,
+                     strerror(errno));
+        return -1;
+    }
+    if (check_dir(dfd, out_dir, msg, msgcap) != 0)
+        goto fail;
+    if (faccessat(dfd, ".", W_OK | X_OK, AT_EACCESS) != 0 && access(out_dir, W_OK | X_OK) != 0) {
+        snprintf(msg, msgcap, "measurement directory '%s' is not writable: %s", out_dir,
+                 strerror(errno));
+        goto fail;
+    }
+    if (!claim(dfd)) {
+        /* Another job is writing here right now: take DIR/job-<jobid>. */
+        char job[64], sub[128], base[sizeof out_dir];
+        job_id(job, sizeof job);
+        snprintf(base, sizeof base, "%s", out_dir);
+        int made = 0;
+        for (int i = 0; i < 1000 && !made; i++) {
+            if (i == 0)
+                snprintf(sub, sizeof sub, "job-%s", job);
+            else
+                snprintf(sub, sizeof sub, "job-%s.%d", job, i);
+            if (mkdirat(dfd, sub, 0777) == 0)
+                made = 1;
+            else if (errno != EEXIST)
+                break;
+        }
+        int sfd = made ? openat(dfd, sub, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1;
+        if (sfd < 0) {
+            snprintf(msg, msgcap, "measurement directory '%s' is in use by another job and "
+                     "no job-%s subdirectory could be made: %s", base, job, strerror(errno));
+            goto fail;
+        }
+        close(dfd);
+        dfd = sfd;
+        int n = snprintf(out_dir, sizeof out_dir, "%s/%s", base, sub);
+        if (n < 0 || (size_t)n >= sizeof out_dir) {
+            snprintf(msg, msgcap, "measurement path too long");
+            goto fail;
+        }
+        claim(dfd);
+        rp_warn(0, "RP_OUTPUT '%s' is in use by another running job; this job writes into '%s'",
+                base, out_dir);
+    }
+    close(dfd);
+    return 0;
+fail:
+    close(dfd);
+    return -1;
+}
+
+/* Every rank: open the directory rank 0 chose and write through it. */
+static void open_out_dir(void)
+{
+    snprintf(out_via, sizeof out_via, "%s", out_dir);
+    if (out_fd >= 0)
+        close(out_fd);
+    out_fd = open_dir(out_dir);
+    if (out_fd < 0)
+        return;                  /* the write will fail and say why */
+    char via[64];
+    snprintf(via, sizeof via, "/proc/self/fd/%d", out_fd);
+    struct stat a, b;
+    if (stat(via, &a) == 0 && fstat(out_fd, &b) == 0 && a.st_ino == b.st_ino &&
+        a.st_dev == b.st_dev)
+        snprintf(out_via, sizeof out_via, "%s", via);
+}
+
+int output_prepare(void)
+{
+    char msg[4400] = "";
+    int status = 0;
+    if (rp_rt.rank == 0)
+        status = make_dir(msg, sizeof msg);
+    struct { int status; char dir[sizeof out_dir]; } pkt;
+    memset(&pkt, 0, sizeof pkt);
+    pkt.status = status;
+    memcpy(pkt.dir, out_dir, sizeof out_dir);
+    PMPI_Bcast(&pkt, (int)sizeof pkt, MPI_BYTE, 0, comm_world()->coll);
+    if (pkt.status != 0) {
+        rp_warn(0, "error: %s; the job runs on without profiling", msg);
+        return -1;
+    }
+    memcpy(out_dir, pkt.dir, sizeof out_dir);
+    out_dir[sizeof out_dir - 1] = '\0';
+    open_out_dir();
+    return 0;
+}
+
+static void add_counter(rp_rankdata *d, const char *name, uint64_t v)
+{
+    rp_counter *c = &d->counters[d->n_counters++];
+    memset(c, 0, sizeof *c);
+    snprintf(c->name, sizeof c->name, "%s", name);
+    c->value = v;
+}
+
+/* Peak resident set of this process in KiB (VmHWM), 0 if unknown. */
+static uint64_t peak_rss_kb(void)
+{
+    FILE *f = fopen("/proc/self/status", "re");
+    if (!f)
+        return 0;
+    char line[256];
+    unsigned long long kb = 0;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "VmHWM: %llu kB", &kb) == 1)
+            break;
+    fclose(f);
+    return kb;
+}
+
+/* Free what sample_export allocated into d (the path-mode arrays and the
+ * phase statistics are shared with the runtime and stay). */
+static void free_export(rp_rankdata *d)
+{
+    free(d->counters);
+    for (uint32_t i = 0; d->modules && i < d->n_modules; i++)
+        free(d->modules[i].path);
+    free(d->modules);
+    for (uint32_t i = 0; d->mpi_names && i < d->n_mpi_names; i++)
+        free(d->mpi_names[i]);
+    free(d->mpi_names);
+    free(d->nodes);
+    free(d->metrics);
+}
+
+int output_write_rank(int final)
+{
+    rp_rankdata d;
+    memset(&d, 0, sizeof d);
+    d.rank = rp_rt.rank;
+    d.nranks = rp_rt.nranks;
+    d.k = rp_rt.cfg.k;
+    d.mode = rp_rt.cfg.mode;
+    d.select = rp_rt.cfg.select;
+    d.summary_cap = rp_rt.cfg.summary;
+    d.period_us = rp_rt.cfg.period_us;
+    d.clock = rp_rt.cfg.clock;
+    /* a checkpoint or an abort: the run so far */
+    int64_t end = final ? rp_rt.finalize_ns : rp_now_ns();
+    d.wall_ns = end > rp_rt.init_ns ? end - rp_rt.init_ns : 0;
+    exe_name(d.exe, sizeof d.exe, 0);
+    gethostname(d.host, sizeof d.host - 1);
+    d.stats = rp_rt.stats;
+
+    rp_mode->export(&d);
+    /* The sampler fills the tree, modules and its own counters. */
+    rp_cct_export ex;
+    memset(&ex, 0, sizeof ex);
+    if (sample_export(&ex, d.k, rp_counters) != 0)
+        rp_warn(1, "could not export the calling-context tree; paths only");
+    d.n_modules = ex.n_modules;
+    d.modules = ex.modules;
+    d.n_mpi_names = ex.n_mpi_names;
+    d.mpi_names = ex.mpi_names;
+    d.n_nodes = ex.n_nodes;
+    d.n_metrics = ex.n_metrics;
+    d.nodes = ex.nodes;
+    d.metrics = ex.metrics;
+    if (!final)
+        rp_counters[RP_CNT_ITEMS_DROPPED] = rp_rt.items.dropped;
+    /* doc/robustness.md */
+    rp_counters[RP_CNT_PEAK_RSS_KB] = peak_rss_kb();
+    rp_counters[RP_CNT_CHECKPOINTS] = rp_fault_cnt.checkpoints + (final ? 0 : 1);
+    rp_counters[RP_CNT_CHECKPOINT_FAILURES] = rp_fault_cnt.checkpoint_failures;
+    rp_counters[RP_CNT_TAIL_LOST] = final ? 0 : 1;
+    rp_counters[RP_CNT_APP_SIGPROF] = (uint64_t)sigwrap_app_took_sigprof();
+    /* Every row of the counter table (lib/core/counters.def), in its order. */
+    rp_counter *all = calloc(RP_CNT__N, sizeof *all);
+    if (!all) {
+        rp_warn(1, "out of memory writing the rank file");
+        free_export(&d);
+        return -1;
+    }
+    free(d.counters);
+    d.counters = all;
+    d.n_counters = 0;
+    for (int i = 0; i < RP_CNT__N; i++)
+        add_counter(&d, rp_counter_table[i].name, rp_counters[i]);
+
+    char path[sizeof out_via + 32], shown[sizeof out_dir + 32];
+    snprintf(path, sizeof path, "%s/rank-%05u.rpp", out_via, rp_rt.rank);
+    snprintf(shown, sizeof shown, "%s/rank-%05u.rpp", out_dir, rp_rt.rank);
+    /* Our own data failing the reader's checks is a bug of ours: say which
+     * check, rather than a bare EINVAL from the writer. */
+    char why[256];
+    if (rpfile_validate(&d, why, sizeof why) != 0) {
+        rp_warn(1, "cannot write %s: internal error: %s", shown, why);
+        free_export(&d);
+        errno = EINVAL;
+        return -1;
+    }
+    rp_fault_writing(path);
+    int rc = rpfile_write(path, &d);
+    int saved = errno;
+    rp_fault_writing(NULL);
+    free_export(&d);
+    if (rc != 0)
+        rp_warn(1, "cannot write %s: %s", shown, strerror(saved));
+    else if (final && rp_rt.rank == 0 && !getenv("RP_QUIET"))
+        rp_warn(0, "profile written to %s/ (rp-report %s)", out_dir, out_dir);
+    errno = saved;
+    return rc;
+}
+
+int output_write(void)
+{
+    return output_write_rank(1);
+}

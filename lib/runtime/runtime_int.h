@@ -1,0 +1,34 @@
+/* runtime_int.h - runtime functions shared between the MPI-layer files. */
+#ifndef RP_RUNTIME_INT_H
+#define RP_RUNTIME_INT_H
+
+#include "exchange/comm.h"
+#include "runtime/runtime.h"
+
+/* Phase end: commit this rank's items on the selected paths, record the
+ * phase's k costs, reset paths, buffer and sampling period. */
+void rp_phase_end(void);
+/* What the MPI layer hands the runtime at start-up: the names of its
+ * functions (MPI pseudo-frames of the calling-context tree), the id of
+ * MPI_Init (the event that starts the first task), and the clean-up of its
+ * own state at MPI_Finalize (non-blocking collectives in flight, windows
+ * never freed), run after the last phase and before the shadows go. */
+typedef struct rp_mpi_layer {
+    const char *(*fn_name)(int fn);
+    int         fn_count;
+    int         init_fn;
+    void      (*finalize_nbc)(void);
+    void      (*finalize_rma)(void);
+} rp_mpi_layer;
+
+/* MPI_Init returned: set everything up (collective over MPI_COMM_WORLD). */
+void rp_start(const rp_mpi_layer *m);
+/* MPI_Finalize entered: end the last phase and write the rank file. */
+void rp_finish(void);
+
+/* output.c: choose/create the measurement directory (collective); 0 or -1. */
+int  output_prepare(void);
+/* Write this rank's file; 0 or -1 (warned). */
+int  output_write(void);
+
+#endif

@@ -1,0 +1,1013 @@
+/* sample.c - the sampling half of rpprof (SPEC §3, paper §6).
+ *
+ * A POSIX timer sends SIGPROF to the main thread every RP_PERIOD us.  The
+ * handler unwinds the interrupted stack with libunwind, inserts the calling
+ * context into the rank's CCT (cct.c, no allocation, no locks) and charges
+ * the sample's weight:
+ *
+ *   - inside MPI (g_st->in_mpi > 0): to column RP_MET_MPI of the user call
+ *     path (frames of rpprof and the MPI libraries stripped) under a
+ *     pseudo-frame naming the MPI function;
+ *   - otherwise (task time): to column RP_MET_RANK of the full call path,
+ *     and the sample {node, weight} is pushed on the item buffer and every
+ *     path-summary of the rank's path-set is extended with it.
+ *
+ * Weights (all in ns of CLOCK_MONOTONIC, whatever clock drives the timer):
+ *   task sample  = carried + (now - max(prev_sample, task_start))
+ *   MPI sample   = now - max(prev_sample, mpi_enter)
+ * where `carried` is the task time no sample has been charged for yet:
+ * sample_task_end(cost) adds (cost - what samples of that task were charged)
+ * to it.  MPI samples inside a running task (local calls such as receive
+ * posting, which are not events) count as charged to that task.  So the
+ * task weights plus those local-call MPI weights of a rank add up to its
+ * total task time (up to the tail after the last sample of the run), and
+ * each weight sits at a location that was actually executing.
+ * doc/sampling.md has the details.
+ *
+ * Everything reachable from on_sigprof() is async-signal-safe: no malloc,
+ * no stdio, no locks, no dl_iterate_phdr/dladdr (module ranges are computed
+ * at start, module names at export).
+ */
+#define _GNU_SOURCE
+#define UNW_LOCAL_ONLY
+#include <libunwind.h>
+
+#include <dlfcn.h>
+#include <elf.h>
+#include <errno.h>
+#include <limits.h>
+#include <link.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+#include "core/state.h"
+#include "core/vocab.h"
+#include "core/warn.h"
+#include "sampler/sample.h"
+#include "core/cct.h"
+#include "core/counters.h"
+#include "core/itembuf.h"
+#include "core/pathset.h"
+#include "sampler/threads.h"
+
+#ifndef sigev_notify_thread_id
+#define sigev_notify_thread_id _sigev_un._tid
+#endif
+
+#define barrier() __asm__ __volatile__("" ::: "memory")
+#if defined(__x86_64__) || defined(__i386__)
+#define cpu_relax() __asm__ __volatile__("pause" ::: "memory")
+#else
+#define cpu_relax() barrier()
+#endif
+
+/* ---- state ---------------------------------------------------------------- */
+
+volatile uint32_t rp_sample_sigcount;
+rp_sample_counters rp_sample_cnt;
+#ifdef RP_SAMPLE_TIMING
+/* Benchmark builds only: time spent in the handler for recorded samples. */
+int64_t  rp_sample_handler_ns;
+uint64_t rp_sample_handler_n;
+#endif
+
+static rp_cct   g_cct;
+static rp_cct_cache g_hcache;       /* last path inserted by the handler */
+static rp_cct_cache g_mcache;       /* ... by sample_callsite_node */
+static int      g_cct_ok;
+/* The process state handed over at sample_start (never NULL: a blank one
+ * until then, so a stray signal reads zeros). */
+static rp_state  g_nostate;
+static rp_state *g_st = &g_nostate;
+/* Names of the MPI pseudo-frames (the MPI layer's table). */
+static const char *(*g_fn_name)(int);
+static int        g_fn_count;
+static int      g_started;          /* sample_start ran (CCT, ranges) */
+static timer_t  g_timer;
+static int      g_timer_ok;
+static int      g_token;            /* our timer's sigev_value.sival_ptr */
+static pid_t    g_main_tid;
+static volatile sig_atomic_t g_running;   /* timer armed: record samples */
+static volatile sig_atomic_t g_cct_busy;  /* main thread writes the CCT */
+static volatile sig_atomic_t g_forked;    /* we are a fork child: never sample */
+/* 1 while the main thread's handler runs (Dekker with rp_active_other:
+ * handler stores this then reads in_mpi; a serialized call from another
+ * thread stores in_mpi then waits for this to drop).  Main handler only. */
+static int g_handler_busy;
+/* The thread that called sample_start: the only consumer of worker rings. */
+static __thread int t_is_main __attribute__((tls_model("initial-exec")));
+/* 1 while another thread (MPI_THREAD_SERIALIZED) is inside a wrapper: the
+ * handler then leaves the per-task charge (g_attr_*) alone, since
+ * sample_task_end runs on that thread.  Set by sample_other_enter, cleared
+ * by the handler's next task sample (no wrapper is active then). */
+static int g_other_in_mpi;
+
+static int64_t  g_base_period_ns;   /* configured */
+static int64_t  g_cur_period_ns;    /* after adaptive doublings */
+static uint32_t g_thr[3];           /* item-buffer fill thresholds */
+static uint32_t g_next_thr;
+
+static int64_t  g_last_sample_ns;   /* previous sample (any kind) */
+static int64_t  g_carried_ns;       /* task time not charged to a sample yet */
+static int64_t  g_attr_task;        /* task_start_ns of the task being charged */
+static int64_t  g_attr_ns;          /* charged to samples of that task so far */
+static int64_t  g_ended_task = INT64_MIN; /* task_start_ns of the last ended task */
+
+/* rpprof's own executable text (empty when linked into the main program). */
+static uintptr_t g_self_lo, g_self_hi;
+
+/* Executable ranges of MPI-stack libraries, found at start. */
+#define RP_MAX_MPI_RANGES 128
+static struct { uintptr_t lo, hi; } g_mpi_rng[RP_MAX_MPI_RANGES];
+static int g_n_mpi_rng;
+
+static rp_cct_cache g_wcache;       /* last worker path inserted by a drain */
+
+/* Unwind fault guard. */
+static __thread volatile sig_atomic_t g_in_unwind
+    __attribute__((tls_model("initial-exec")));
+/* Per thread: worker threads unwind in their own handlers concurrently. */
+static __thread sigjmp_buf g_unwind_jmp __attribute__((tls_model("initial-exec")));
+static struct sigaction g_old_segv, g_old_bus;
+
+pid_t sample_main_tid(void) { return g_main_tid; }
+rp_cct *sample_cct(void) { return g_cct_ok ? &g_cct : NULL; }
+int64_t sample_current_period_ns(void) { return g_running ? g_cur_period_ns : 0; }
+
+void sample_set_self_range(uintptr_t lo, uintptr_t hi)
+{
+    g_self_lo = lo;
+    g_self_hi = hi;
+}
+
+static inline int in_self(uintptr_t pc) { return pc >= g_self_lo && pc < g_self_hi; }
+
+static inline int in_mpi_lib(uintptr_t pc)
+{
+    for (int i = 0; i < g_n_mpi_rng; i++)
+        if (pc >= g_mpi_rng[i].lo && pc < g_mpi_rng[i].hi)
+            return 1;
+    return 0;
+}
+
+/* ---- module ranges (start time, normal context) ------------------------- */
+
+static const char *base_name(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s ? s + 1 : p;
+}
+
+/* Libraries whose frames are "inside MPI" when they sit at the leaf end of
+ * an MPI sample (Open MPI, MPICH and their transports). */
+static int is_mpi_lib_name(const char *path)
+{
+    static const char *const pfx[] = {
+        "libmpi", "libopen-pal", "libopen-rte", "libopen-orted", "libpmix",
+        "libpmi", "mca_", "libmca_", "libucp", "libucs", "libuct", "libucm",
+        "libfabric", "libpsm", "libhcoll", "libmpich", "libmpl", "libhwloc",
+        "libevent", "libibverbs", "librdmacm", "libxpmem", "libknem",
+        "libcuda", "libnccl", "libze_", NULL
+    };
+    const char *b = base_name(path);
+    for (int i = 0; pfx[i]; i++)
+        if (strncmp(b, pfx[i], strlen(pfx[i])) == 0)
+            return 1;
+    return 0;
+}
+
+int sample_is_mpi_lib(const char *path) { return is_mpi_lib_name(path); }
+int sample_forked(void) { return g_forked; }
+
+void sample_warm_thread(void)
+{
+    /* libunwind's per-thread cache and lazy set-up, outside any handler */
+    void *buf[64];
+    (void)unw_backtrace(buf, 64);
+}
+
+static int ranges_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    uintptr_t self_pc = (uintptr_t)data;
+    const char *name = info->dlpi_name ? info->dlpi_name : "";
+    uintptr_t lo = UINTPTR_MAX, hi = 0;
+    int contains_self = 0;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
+            continue;
+        uintptr_t a = info->dlpi_addr + ph->p_vaddr, b = a + ph->p_memsz;
+        if (a < lo) lo = a;
+        if (b > hi) hi = b;
+        if (self_pc >= a && self_pc < b)
+            contains_self = 1;
+    }
+    if (hi == 0)
+        return 0;
+    if (contains_self) {
+        /* The sampler linked into the main program (tests, benchmarks):
+         * never strip the program's own frames. */
+        if (name[0] != '\0') {
+            g_self_lo = lo;
+            g_self_hi = hi;
+        }
+    } else if (name[0] && is_mpi_lib_name(name) && g_n_mpi_rng < RP_MAX_MPI_RANGES) {
+        g_mpi_rng[g_n_mpi_rng].lo = lo;
+        g_mpi_rng[g_n_mpi_rng].hi = hi;
+        g_n_mpi_rng++;
+    }
+    return 0;
+}
+
+static void find_ranges(void)
+{
+    g_n_mpi_rng = 0;
+    dl_iterate_phdr(ranges_cb, (void *)(uintptr_t)&find_ranges);
+}
+
+/* ---- unwinding ------------------------------------------------------------ */
+
+/* SIGSEGV/SIGBUS during our unwind: jump back into the SIGPROF handler.
+ * Anything else is handed to whoever had the signal before us.  The guard
+ * is installed once, at sample_start: installing it around every unwind
+ * would cost four sigaction calls (~1.1 us here) per sample. */
+static int g_guard_on;
+
+static void on_fault(int sig, siginfo_t *si, void *uc)
+{
+    if (g_in_unwind) {
+        g_in_unwind = 0;
+        siglongjmp(g_unwind_jmp, 1);
+    }
+    struct sigaction *old = sig == SIGBUS ? &g_old_bus : &g_old_segv;
+    if ((old->sa_flags & SA_SIGINFO) && old->sa_sigaction) {
+        old->sa_sigaction(sig, si, uc);
+    } else if (!(old->sa_flags & SA_SIGINFO) && old->sa_handler != SIG_DFL &&
+               old->sa_handler != SIG_IGN) {
+        old->sa_handler(sig);
+    } else {
+        /* Give the signal back its old action; the faulting instruction is
+         * re-executed and the fault takes its default course (core dump
+         * with the right state). */
+        sigaction(sig, old, NULL);
+    }
+}
+
+static void guard_install(void)
+{
+    if (g_guard_on)
+        return;
+    struct sigaction sa, cur;
+    int ok = 1;
+    for (int k = 0; k < 2; k++) {
+        int sig = k ? SIGBUS : SIGSEGV;
+        struct sigaction *old = k ? &g_old_bus : &g_old_segv;
+        if (sigaction(sig, NULL, &cur) != 0) {
+            ok = 0;
+            continue;
+        }
+        *old = cur;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = on_fault;
+        /* keep an alternate signal stack if the program asked for one */
+        sa.sa_flags = SA_SIGINFO | (cur.sa_flags & SA_ONSTACK);
+        sigemptyset(&sa.sa_mask);
+        if (sigaction(sig, &sa, NULL) != 0)
+            ok = 0;
+    }
+    g_guard_on = ok;
+}
+
+static void guard_remove(void)
+{
+    struct sigaction cur;
+    for (int k = 0; k < 2; k++) {
+        int sig = k ? SIGBUS : SIGSEGV;
+        if (sigaction(sig, NULL, &cur) == 0 && (cur.sa_flags & SA_SIGINFO) &&
+            cur.sa_sigaction == on_fault)
+            sigaction(sig, k ? &g_old_bus : &g_old_segv, NULL);
+    }
+    g_guard_on = 0;
+}
+
+/* Unwind the interrupted context into out[] (leaf first).  The frames of
+ * the handler and the signal trampoline are dropped by locating the
+ * interrupted PC; out[0] is that PC (exact), the rest return addresses.
+ * Returns the number of frames (>= 1 when uc gives a PC). */
+static int take_stack(const ucontext_t *uc, uintptr_t *out)
+{
+    enum { CAP = RP_SAMPLE_MAX_DEPTH + RP_SAMPLE_MAX_SKIP };
+    void *buf[CAP];
+    volatile int n = 0;
+    if (sigsetjmp(g_unwind_jmp, 0) == 0) {
+        g_in_unwind = 1;
+        barrier();
+        n = unw_backtrace(buf, CAP);
+        barrier();
+        g_in_unwind = 0;
+    } else {
+        /* Faulted part-way (rare): the fault signal is still blocked in
+         * this frame; unblock it for the rest of the handler. */
+        sigset_t ss;
+        sigemptyset(&ss);
+        sigaddset(&ss, SIGSEGV);
+        sigaddset(&ss, SIGBUS);
+        sigprocmask(SIG_UNBLOCK, &ss, NULL);
+        n = -1;
+    }
+
+    uintptr_t rip = 0;
+#if defined(__x86_64__)
+    if (uc)
+        rip = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+#elif defined(__aarch64__)
+    if (uc)
+        rip = (uintptr_t)uc->uc_mcontext.pc;
+#endif
+    int start = -1;
+    if (n > 0 && rip) {
+        int lim = n < RP_SAMPLE_MAX_SKIP ? n : RP_SAMPLE_MAX_SKIP;
+        for (int i = 0; i < lim; i++)
+            if ((uintptr_t)buf[i] == rip) {
+                start = i;
+                break;
+            }
+    }
+    if (start < 0) {
+        /* Lost the interrupted frame (or faulted): keep the exact leaf. */
+        __atomic_fetch_add(&rp_sample_cnt.unwind_failures, 1, __ATOMIC_RELAXED);
+        if (!rip)
+            return 0;
+        out[0] = rip;
+        return 1;
+    }
+    int m = n - start;
+    if (n == CAP)
+        __atomic_fetch_add(&rp_sample_cnt.stacks_truncated, 1, __ATOMIC_RELAXED);
+    if (m > RP_SAMPLE_MAX_DEPTH)
+        m = RP_SAMPLE_MAX_DEPTH;
+    for (int i = 0; i < m; i++)
+        out[i] = (uintptr_t)buf[start + i];
+    /* libunwind may report a final 0 (end of chain): drop it. */
+    while (m > 1 && out[m - 1] == 0)
+        m--;
+    return m;
+}
+
+/* Index of the first frame (leaf first) that is user code in an MPI sample:
+ * everything up to and including the outermost frame in rpprof's text,
+ * then any further MPI-library frames (e.g. Fortran bindings calling our C
+ * wrappers).  Without an rpprof frame, strip leading MPI-library frames. */
+static int mpi_user_start(const uintptr_t *pcs, int n)
+{
+    int cut = -1;
+    if (g_self_hi > g_self_lo)
+        for (int i = 0; i < n; i++)
+            if (in_self(pcs[i]))
+                cut = i;
+    while (cut + 1 < n && in_mpi_lib(pcs[cut + 1]))
+        cut++;
+    return cut + 1;
+}
+
+/* ---- the handler ---------------------------------------------------------- */
+
+/* Wall-clock timers expire on multiples of the period of CLOCK_MONOTONIC,
+ * the same instants on every rank of a node (and on every node, to the
+ * precision of their clocks).  A sample stalls its rank for ~20 us; when
+ * the ranks' stalls coincide, a tightly coupled program waits for one
+ * stall per period instead of one per rank (each rank's stall would
+ * otherwise delay its partners at the next synchronisation).  A doubled
+ * period is a multiple of the old one, so ranks that doubled and ranks
+ * that did not still meet.  Set once at start (main thread). */
+static int g_align;
+
+static void set_period(int64_t ns)
+{
+    struct itimerspec its;
+    its.it_interval.tv_sec = ns / 1000000000;
+    its.it_interval.tv_nsec = ns % 1000000000;
+    its.it_value = its.it_interval;
+    int flags = 0;
+    struct timespec now;
+    if (g_align && clock_gettime(CLOCK_MONOTONIC, &now) == 0) {   /* async-signal-safe */
+        int64_t t = (int64_t)now.tv_sec * 1000000000LL + now.tv_nsec;
+        int64_t next = (t / ns + 1) * ns;
+        its.it_value.tv_sec = next / 1000000000;
+        its.it_value.tv_nsec = next % 1000000000;
+        flags = TIMER_ABSTIME;
+    }
+    timer_settime(g_timer, flags, &its, NULL);   /* async-signal-safe */
+}
+
+static void adapt_period(void)
+{
+    uint32_t fill = g_st->items.n;
+    int changed = 0;
+    while (g_next_thr < 3 && g_thr[g_next_thr] && fill >= g_thr[g_next_thr]) {
+        g_next_thr++;
+        g_cur_period_ns *= 2;
+        rp_sample_cnt.period_doublings++;
+        changed = 1;
+    }
+    if (changed && g_timer_ok) {
+        set_period(g_cur_period_ns);
+        threads_set_period(g_cur_period_ns);
+    }
+}
+
+/* ---- worker threads (threads.c) ------------------------------------------- */
+
+/* A worker's SIGPROF: unwind into its ring, nothing else.  The CCT, the
+ * item buffer and the path-set belong to the main thread.  The sample is
+ * tagged with the main thread's current task (task_start_ns) and whether
+ * the main thread was inside MPI; the drain decides where it goes. */
+static void worker_sample(rp_thr_slot *s, const siginfo_t *si, void *ucv)
+{
+    uintptr_t pcs[RP_SAMPLE_MAX_DEPTH];
+    if (rp_thr_self != s || __atomic_load_n(&s->tstate, __ATOMIC_ACQUIRE) != 2 ||
+        !g_running || g_forked || !g_st->active || !g_cct_ok) {
+        __atomic_fetch_add(&rp_thr_cnt.skipped, 1, __ATOMIC_RELAXED);
+        return;
+    }
+    uint32_t flags = __atomic_load_n(&g_st->in_mpi, __ATOMIC_ACQUIRE) ? RP_THR_F_INMPI : 0;
+    int64_t task = __atomic_load_n(&g_st->task_start_ns, __ATOMIC_ACQUIRE);
+    if (__atomic_load_n(&g_st->in_mpi, __ATOMIC_ACQUIRE))
+        flags |= RP_THR_F_INMPI;
+    int n = take_stack((const ucontext_t *)ucv, pcs);
+    /* Thread CPU time: one period per expiration, merged ones included. */
+    int64_t w = s->period_ns * (1 + (int64_t)(si->si_overrun > 0 ? si->si_overrun : 0));
+    if (n > 0)
+        thr_ring_push(s, pcs, (uint32_t)n, task, flags, w);
+    threads_follow_period(s);
+}
+
+typedef struct drain_ctx {
+    int     charge;   /* may push items / extend summaries (main owns them now) */
+    int64_t task;     /* the open task */
+} drain_ctx;
+
+/* A task sample at CCT node `node` of weight w: a new item of the open
+ * task, and every path-summary of the rank's set extended with it.
+ * 0, or -1 when the item buffer is full.  Async-signal-safe. */
+static int push_task_sample(uint32_t node, int64_t w)
+{
+    int32_t i = itembuf_push(&g_st->items, node, 0, w);
+    if (i < 0)
+        return -1;
+    pathset_extend(&g_st->ps, g_st->rank, (uint16_t)i,
+                   (rp_summary_mode)g_st->sum_mode,
+                   &g_st->rng);
+    adapt_period();
+    return 0;
+}
+
+/* One drained worker sample (main thread, CCT writer). */
+static void drain_rec(void *cv, const uintptr_t *pcs, uint32_t n, int64_t task,
+                      uint32_t flags, int64_t w)
+{
+    const drain_ctx *c = cv;
+    uint32_t node = cct_insert_path_cached(&g_cct, &g_wcache, pcs, n, 0);
+    cct_add(&g_cct, node, RP_MET_RANK, w);
+    rp_thr_cnt.samples++;
+    if (c->charge && task == c->task && !(flags & RP_THR_F_INMPI)) {
+        if (push_task_sample(node, w) == 0) {
+            rp_thr_cnt.charged++;
+            return;
+        }
+    }
+    rp_thr_cnt.rank_only++;
+}
+
+/* Drain from normal context on the main thread: the handler is fenced off
+ * the CCT meanwhile (its samples are skipped and counted, as for
+ * sample_callsite_node). */
+__attribute__((noinline, cold)) static void drain_main(int charge)
+{
+    if (!g_cct_ok || !t_is_main)   /* the rings have one consumer */
+        return;
+    drain_ctx c = { charge, g_st->task_start_ns };
+    g_cct_busy = 1;
+    barrier();
+    thr_drain(drain_rec, &c);
+    barrier();
+    g_cct_busy = 0;
+}
+
+void sample_other_enter(void)
+{
+    /* Dekker with the handler: it stores g_handler_busy, then reads in_mpi
+     * and g_other_in_mpi; we store those, then wait for it.  The second
+     * round covers a handler that cleared g_other_in_mpi in task mode just
+     * before our in_mpi store.  The handler never waits for anything, so
+     * this ends within one handler's run. */
+    __atomic_store_n(&g_other_in_mpi, 1, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&g_st->in_mpi, 1, __ATOMIC_SEQ_CST);
+    for (int round = 0; round < 2; round++) {
+        while (__atomic_load_n(&g_handler_busy, __ATOMIC_SEQ_CST))
+            cpu_relax();
+        __atomic_store_n(&g_other_in_mpi, 1, __ATOMIC_SEQ_CST);
+    }
+}
+
+static void on_sigprof(int sig, siginfo_t *si, void *ucv)
+{
+    (void)sig;
+    int saved_errno = errno;
+    int busy = 0;
+    uintptr_t pcs[RP_SAMPLE_MAX_DEPTH];
+
+    if (!si || si->si_code != SI_TIMER)
+        goto out;              /* not a timer's signal */
+    if (si->si_value.sival_ptr != &g_token) {
+        const char *p = si->si_value.sival_ptr;
+        if (p >= (const char *)rp_thr_slots && p < (const char *)(rp_thr_slots + RP_THR_SLOTS))
+            worker_sample((rp_thr_slot *)(uintptr_t)p, si, ucv);
+        goto out;              /* a worker's, or not ours */
+    }
+    busy = 1;
+    __atomic_store_n(&g_handler_busy, 1, __ATOMIC_SEQ_CST);
+    rp_sample_sigcount++;
+    if (si->si_overrun > 0)
+        rp_sample_cnt.timer_overruns += (uint64_t)si->si_overrun;
+    if (!g_running || g_forked || !g_st->active || g_cct_busy || !g_cct_ok) {
+        rp_sample_cnt.samples_skipped++;
+        goto out;
+    }
+
+    int64_t now = rp_now_ns();
+    int n = take_stack((const ucontext_t *)ucv, pcs);
+
+    if (g_st->in_mpi > 0) {
+        int s = mpi_user_start(pcs, n);
+        uintptr_t fn = CCT_PSEUDO_BIT | (uintptr_t)(uint32_t)g_st->cur_fn;
+        uint32_t node = cct_insert_path_cached(&g_cct, &g_hcache, pcs + s,
+                                               (uint32_t)(n - s), fn);
+        int64_t from = g_last_sample_ns > g_st->mpi_enter_ns ? g_last_sample_ns
+                                                              : g_st->mpi_enter_ns;
+        int64_t w = now > from ? now - from : 0;
+        cct_add(&g_cct, node, RP_MET_MPI, w);
+        int64_t ts = g_st->task_start_ns;
+        if (ts != g_ended_task && !__atomic_load_n(&g_other_in_mpi, __ATOMIC_SEQ_CST)) {
+            /* A local MPI call inside a running task (not an event): its
+             * time is part of the task's cost, so count it as charged,
+             * or the carry would hand it to a task sample as well. */
+            if (g_attr_task != ts) {
+                g_attr_task = ts;
+                g_attr_ns = 0;
+            }
+            g_attr_ns += w;
+        }
+        rp_sample_cnt.samples++;
+        rp_sample_cnt.samples_mpi++;
+    } else {
+        if (g_other_in_mpi)    /* no wrapper is active: that call is over */
+            __atomic_store_n(&g_other_in_mpi, 0, __ATOMIC_RELAXED);
+        uint32_t node = cct_insert_path_cached(&g_cct, &g_hcache, pcs, (uint32_t)n, 0);
+        int64_t ts = g_st->task_start_ns;
+        int64_t from = g_last_sample_ns > ts ? g_last_sample_ns : ts;
+        int64_t wcur = now > from ? now - from : 0;
+        if (g_attr_task != ts) {
+            g_attr_task = ts;
+            g_attr_ns = 0;
+        }
+        g_attr_ns += wcur;
+        int64_t w = g_carried_ns + wcur;
+        g_carried_ns = 0;
+        cct_add(&g_cct, node, RP_MET_RANK, w);
+        rp_sample_cnt.samples++;
+        if (push_task_sample(node, w) != 0)
+            rp_sample_cnt.samples_dropped++;
+    }
+    g_last_sample_ns = now;
+    /* Worker samples: in a task they may join the task's paths; inside
+     * MPI only once the task that ended is accounted (sample_task_end ran),
+     * and then to the whole-rank profile only. */
+    if (__atomic_load_n(&rp_thr_pending, __ATOMIC_RELAXED)) {
+        drain_ctx c = { g_st->in_mpi == 0, g_st->task_start_ns };
+        if (c.charge || g_ended_task == c.task)
+            thr_drain(drain_rec, &c);
+    }
+#ifdef RP_SAMPLE_TIMING
+    rp_sample_handler_ns += rp_now_ns() - now;
+    rp_sample_handler_n++;
+#endif
+out:
+    if (busy)
+        __atomic_store_n(&g_handler_busy, 0, __ATOMIC_RELEASE);
+    errno = saved_errno;
+}
+
+/* ---- hooks ------------------------------------------------------------------ */
+
+void sample_task_end(int64_t task_cost_ns)
+{
+    /* Worker samples of the task that ends join its paths now: one load
+     * and a branch when no worker thread is sampled. */
+    if (__builtin_expect(__atomic_load_n(&rp_thr_pending, __ATOMIC_RELAXED) != 0, 0) &&
+        t_is_main)   /* a serialized call from another thread: the main handler drains */
+        drain_main(1);
+    /* in_mpi > 0, so the handler never touches g_carried_ns now; once
+     * g_ended_task names this task it leaves g_attr_* alone as well. */
+    int64_t ts = g_st->task_start_ns;
+    g_ended_task = ts;
+    barrier();
+    int64_t charged = g_attr_task == ts ? g_attr_ns : 0;
+    if (task_cost_ns > charged)
+        g_carried_ns += task_cost_ns - charged;
+    g_attr_task = INT64_MIN;
+    g_attr_ns = 0;
+}
+
+static void atfork_child(void)
+{
+    /* POSIX timers are not inherited; make sure nothing samples anyway. */
+    g_forked = 1;
+    g_running = 0;
+    g_timer_ok = 0;
+    g_st->active = 0;
+    threads_atfork_child();
+}
+
+static void set_thresholds(void)
+{
+    uint32_t cap = g_st->items.cap;
+    g_thr[0] = cap / 2;
+    g_thr[1] = cap - cap / 4;
+    g_thr[2] = cap - cap / 8;
+    g_next_thr = 0;
+}
+
+int sample_start(rp_state *st, const char *(*fn_name)(int), int fn_count)
+{
+    const rp_config *cfg = &st->cfg;
+    g_st = st;
+    g_fn_name = fn_name;
+    g_fn_count = fn_count;
+    static int atfork_done;
+    if (g_forked)
+        return -1;
+    if (!g_started) {
+        g_main_tid = gettid();
+        t_is_main = 1;
+        if (!atfork_done) {
+            pthread_atfork(NULL, NULL, atfork_child);
+            atfork_done = 1;
+        }
+        find_ranges();
+        uint32_t cap = cfg->cct_nodes ? cfg->cct_nodes : CCT_DEFAULT_CAP;
+        if (cct_init(&g_cct, cap, RP_MET_PATH0 + (cfg->k ? cfg->k : 1)) == 0)
+            g_cct_ok = 1;
+        else
+            rp_warn(0, "cannot map the calling-context tree (%u nodes): %s; "
+                    "sampling is off", cap, strerror(errno));
+        g_attr_task = INT64_MIN;
+        g_started = 1;
+    }
+    if (cfg->period_us == 0 || g_running)
+        return 0;
+    if (!g_cct_ok)
+        return -1;
+
+    struct sigaction old;
+    sigaction(SIGPROF, NULL, &old);
+    if ((old.sa_flags & SA_SIGINFO) ? old.sa_sigaction != on_sigprof
+                                    : (old.sa_handler != SIG_DFL &&
+                                       old.sa_handler != SIG_IGN)) {
+        rp_warn(0, "the program has its own SIGPROF handler; sampling is off");
+        return -1;
+    }
+
+    unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_PER_THREAD);
+    {   /* warm libunwind (lazy init, per-thread cache) outside the handler */
+        void *buf[64];
+        (void)unw_backtrace(buf, 64);
+    }
+
+    guard_install();
+
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_sigprof;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(SIGPROF, &sa, NULL) != 0) {
+        rp_warn(0, "sigaction(SIGPROF): %s; sampling is off", strerror(errno));
+        return -1;
+    }
+
+    clockid_t clk = CLOCK_MONOTONIC;
+    if (cfg->clock == RP_CLOCK_CPU)
+        clk = CLOCK_THREAD_CPUTIME_ID;   /* the calling (main) thread's CPU time */
+    struct sigevent sev;
+    memset(&sev, 0, sizeof sev);
+    sev.sigev_notify = SIGEV_THREAD_ID;
+    sev.sigev_signo = SIGPROF;
+    sev.sigev_value.sival_ptr = &g_token;
+    sev.sigev_notify_thread_id = g_main_tid;
+    if (timer_create(clk, &sev, &g_timer) != 0) {
+        rp_warn(0, "timer_create: %s; sampling is off", strerror(errno));
+        return -1;
+    }
+    g_timer_ok = 1;
+    g_align = clk == CLOCK_MONOTONIC;
+    g_base_period_ns = g_cur_period_ns = (int64_t)cfg->period_us * 1000;
+    set_thresholds();
+    g_last_sample_ns = rp_now_ns();
+    barrier();
+    g_running = 1;
+    set_period(g_cur_period_ns);
+    if (cfg->threads)
+        threads_start(g_cur_period_ns);   /* worker threads (threads.c) */
+    return 0;
+}
+
+void sample_phase_reset(void)
+{
+    if (!g_running)
+        return;
+    set_thresholds();
+    if (g_cur_period_ns != g_base_period_ns) {
+        g_cur_period_ns = g_base_period_ns;
+        set_period(g_cur_period_ns);
+        threads_set_period(g_cur_period_ns);
+    }
+}
+
+void sample_stop(void)
+{
+    if (!g_timer_ok)
+        return;
+    g_running = 0;
+    barrier();
+    threads_stop();
+    timer_delete(g_timer);
+    g_timer_ok = 0;
+    guard_remove();
+    /* The handler stays installed: a SIGPROF still pending is ignored
+     * instead of killing the process with the default action. */
+}
+
+void sample_commit_item(void *ctx, uint32_t path, const rp_item *item, uint32_t idx)
+{
+    (void)ctx;
+    (void)idx;
+    if (g_cct_ok && item)
+        cct_add(&g_cct, item->node, RP_MET_PATH0 + path, item->value_ns);
+}
+
+uint32_t sample_callsite_node(void)
+{
+    if (!g_cct_ok)
+        return CCT_ROOT;
+    void *buf[RP_SAMPLE_MAX_DEPTH];
+    uintptr_t pcs[RP_SAMPLE_MAX_DEPTH];
+    g_cct_busy = 1;
+    barrier();
+    int n = unw_backtrace(buf, RP_SAMPLE_MAX_DEPTH);
+    for (int i = 0; i < n; i++)
+        pcs[i] = (uintptr_t)buf[i];
+    /* Frame 0 is this function: it is ours even when we are linked into
+     * the program, so skip it explicitly. */
+    int s = n > 0 ? 1 : 0;
+    int u = mpi_user_start(pcs, n);
+    if (u > s)
+        s = u;
+    uintptr_t fn = CCT_PSEUDO_BIT | (uintptr_t)(uint32_t)g_st->cur_fn;
+    uint32_t node = cct_insert_path_cached(&g_cct, &g_mcache, pcs + s,
+                                           (uint32_t)(n - s), fn);
+    barrier();
+    g_cct_busy = 0;
+    return node;
+}
+
+/* ---- export at Finalize (normal context) ------------------------------------ */
+
+typedef struct mod_info {
+    char     *path;
+    uintptr_t base;
+    uintptr_t seg_lo[16], seg_hi[16];
+    int       nseg;
+    uint8_t   build_id[64];
+    uint32_t  build_id_len;
+    uint32_t  out_index;   /* UINT32_MAX until referenced */
+} mod_info;
+
+typedef struct mod_list {
+    mod_info *m;
+    size_t    n, cap;
+    int       oom;
+} mod_list;
+
+static void read_build_id(const struct dl_phdr_info *info, mod_info *mi)
+{
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_NOTE)
+            continue;
+        const char *p = (const char *)(info->dlpi_addr + ph->p_vaddr);
+        const char *end = p + ph->p_memsz;
+        size_t align = ph->p_align == 8 ? 8 : 4;
+        while (p + sizeof(ElfW(Nhdr)) <= end) {
+            const ElfW(Nhdr) *nh = (const ElfW(Nhdr) *)p;
+            size_t nsz = (nh->n_namesz + align - 1) & ~(align - 1);
+            size_t dsz = (nh->n_descsz + align - 1) & ~(align - 1);
+            const char *name = p + sizeof *nh;
+            const char *desc = name + nsz;
+            if (desc + nh->n_descsz > end)
+                break;
+            if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 &&
+                memcmp(name, "GNU", 4) == 0 && nh->n_descsz > 0) {
+                uint32_t len = nh->n_descsz < 64 ? nh->n_descsz : 64;
+                memcpy(mi->build_id, desc, len);
+                mi->build_id_len = len;
+                return;
+            }
+            p = desc + dsz;
+        }
+    }
+}
+
+static int export_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    mod_list *ml = data;
+    if (ml->n == ml->cap) {
+        size_t nc = ml->cap ? ml->cap * 2 : 32;
+        mod_info *nm = realloc(ml->m, nc * sizeof *nm);
+        if (!nm) {
+            ml->oom = 1;
+            return 1;
+        }
+        ml->m = nm;
+        ml->cap = nc;
+    }
+    mod_info *mi = &ml->m[ml->n];
+    memset(mi, 0, sizeof *mi);
+    mi->out_index = UINT32_MAX;
+    mi->base = info->dlpi_addr;
+    for (int i = 0; i < info->dlpi_phnum && mi->nseg < 16; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD)
+            continue;
+        mi->seg_lo[mi->nseg] = info->dlpi_addr + ph->p_vaddr;
+        mi->seg_hi[mi->nseg] = info->dlpi_addr + ph->p_vaddr + ph->p_memsz;
+        mi->nseg++;
+    }
+    if (mi->nseg == 0)
+        return 0;
+    const char *name = info->dlpi_name ? info->dlpi_name : "";
+    char rp[PATH_MAX];
+    if (name[0] == '\0') {
+        ssize_t k = readlink("/proc/self/exe", rp, sizeof rp - 1);
+        if (k > 0) {
+            rp[k] = '\0';
+            mi->path = strdup(rp);
+        } else {
+            mi->path = strdup("[main]");
+        }
+    } else if (realpath(name, rp)) {
+        mi->path = strdup(rp);
+    } else {
+        mi->path = strdup(name);   /* e.g. linux-vdso.so.1 */
+    }
+    if (!mi->path) {
+        ml->oom = 1;
+        return 1;
+    }
+    read_build_id(info, mi);
+    ml->n++;
+    return 0;
+}
+
+static mod_info *find_mod(mod_list *ml, uintptr_t pc)
+{
+    for (size_t i = 0; i < ml->n; i++)
+        for (int s = 0; s < ml->m[i].nseg; s++)
+            if (pc >= ml->m[i].seg_lo[s] && pc < ml->m[i].seg_hi[s])
+                return &ml->m[i];
+    return NULL;
+}
+
+
+int sample_export(rp_cct_export *d, uint32_t k, uint64_t *cnt)
+{
+    int rc = -1;
+    mod_list ml = { 0 };
+    /* Worker samples still waiting (timers are stopped by now): whole-rank
+     * profile only, their tasks are accounted. */
+    drain_main(0);
+    uint32_t n_nodes = g_cct_ok ? cct_count(&g_cct) : 1;
+    uint32_t n_met = g_cct_ok ? g_cct.n_metrics : RP_MET_PATH0 + (k ? k : 1);
+
+    d->nodes = calloc(n_nodes, sizeof *d->nodes);
+    d->metrics = calloc((size_t)n_nodes * n_met, sizeof *d->metrics);
+    if (!d->nodes || !d->metrics)
+        goto fail;
+    d->n_nodes = n_nodes;
+    d->n_metrics = n_met;
+    d->nodes[0].parent = UINT32_MAX;
+    d->nodes[0].module = RP_MOD_ROOT;
+    d->nodes[0].offset = 0;
+
+    dl_iterate_phdr(export_cb, &ml);
+    if (ml.oom)
+        goto fail;
+
+    int nf = g_fn_name ? g_fn_count : 0;
+    if (nf < 0)
+        nf = 0;
+
+    uint32_t n_used = 0;
+    for (uint32_t i = 1; i < n_nodes; i++) {
+        const rp_cct_node *cn = &g_cct.nodes[i];
+        rp_cctnode *dn = &d->nodes[i];
+        dn->parent = cn->parent;
+        if (cn->pc & CCT_PSEUDO_BIT) {
+            uint64_t fn = cn->pc & ~CCT_PSEUDO_BIT;
+            if (fn < (uint64_t)nf) {
+                dn->module = RP_MOD_MPI;
+                dn->offset = fn;
+            } else {   /* cur_fn was not a valid id */
+                dn->module = RP_MOD_UNKNOWN;
+                dn->offset = 0;
+            }
+            continue;
+        }
+        mod_info *mi = find_mod(&ml, cn->pc);
+        if (!mi && cn->pc > 0)
+            mi = find_mod(&ml, cn->pc - 1);   /* return address past the end */
+        if (!mi) {
+            dn->module = RP_MOD_UNKNOWN;      /* unloaded module */
+            dn->offset = cn->pc;
+            continue;
+        }
+        if (mi->out_index == UINT32_MAX)
+            mi->out_index = n_used++;
+        dn->module = mi->out_index;
+        dn->offset = cn->pc - mi->base;
+    }
+    if (g_cct_ok)
+        memcpy(d->metrics, g_cct.metrics, (size_t)n_nodes * n_met * sizeof(int64_t));
+
+    d->modules = calloc(n_used ? n_used : 1, sizeof *d->modules);
+    if (!d->modules)
+        goto fail;
+    for (size_t i = 0; i < ml.n; i++) {
+        mod_info *mi = &ml.m[i];
+        if (mi->out_index == UINT32_MAX)
+            continue;
+        rp_module *m = &d->modules[mi->out_index];
+        m->path = mi->path;
+        mi->path = NULL;
+        memcpy(m->build_id, mi->build_id, sizeof m->build_id);
+        m->build_id_len = mi->build_id_len;
+    }
+    d->n_modules = n_used;
+
+    d->mpi_names = calloc(nf ? (size_t)nf : 1, sizeof *d->mpi_names);
+    if (!d->mpi_names)
+        goto fail;
+    for (int i = 0; i < nf; i++) {
+        const char *s = g_fn_name(i);
+        d->mpi_names[i] = strdup(s ? s : "?");
+        if (!d->mpi_names[i])
+            goto fail;
+    }
+    d->n_mpi_names = (uint32_t)nf;
+
+    uint64_t *c = cnt;
+    c[RP_CNT_SAMPLES] = rp_sample_cnt.samples;
+    c[RP_CNT_SAMPLES_MPI] = rp_sample_cnt.samples_mpi;
+    c[RP_CNT_SAMPLES_DROPPED] = rp_sample_cnt.samples_dropped;
+    c[RP_CNT_SAMPLES_SKIPPED] =
+        rp_sample_cnt.samples_skipped + __atomic_load_n(&rp_thr_cnt.skipped, __ATOMIC_RELAXED);
+    c[RP_CNT_UNWIND_FAILURES] = rp_sample_cnt.unwind_failures;
+    c[RP_CNT_STACKS_TRUNCATED] = rp_sample_cnt.stacks_truncated;
+    c[RP_CNT_CCT_FULL] = g_cct_ok ? g_cct.full : 0;
+    c[RP_CNT_PERIOD_DOUBLINGS] = rp_sample_cnt.period_doublings;
+    c[RP_CNT_TIMER_OVERRUNS] = rp_sample_cnt.timer_overruns;
+    c[RP_CNT_THREADS_SAMPLED] = __atomic_load_n(&rp_thr_cnt.threads_sampled, __ATOMIC_RELAXED);
+    c[RP_CNT_THREAD_SAMPLES] = rp_thr_cnt.samples;
+    c[RP_CNT_THREAD_SAMPLES_CHARGED] = rp_thr_cnt.charged;
+    c[RP_CNT_THREAD_SAMPLES_RANK_ONLY] = rp_thr_cnt.rank_only;
+    c[RP_CNT_THREAD_SAMPLES_DROPPED] = __atomic_load_n(&rp_thr_cnt.dropped, __ATOMIC_RELAXED);
+    c[RP_CNT_THREAD_SLOTS_OVERFLOW] = __atomic_load_n(&rp_thr_cnt.slots_overflow, __ATOMIC_RELAXED);
+    rc = 0;
+fail:
+    for (size_t i = 0; i < ml.n; i++)
+        free(ml.m[i].path);
+    free(ml.m);
+    if (rc != 0)
+        rp_warn(1, "cannot export the calling-context tree: out of memory");
+    return rc;
+}

@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""check_layers.py TOP - the folders of lib/ and tools/ include only what
+their layer may use (doc/design.md, "Folders").  Arrows point down:
+
+    mpi -> runtime -> modes -> exchange -> core
+                          \\-> sampler  -> core
+    runtime, modes, tools -> format -> core
+
+A folder may include its own headers and those of the folders listed for it
+below; generated headers live with the folder that generates them.  Prints
+every violation (file, line, included header) and exits 1 if there is one;
+also fails if a lib/ folder is not in the table (a new folder must be
+placed in the layering first)."""
+import os
+import re
+import sys
+
+ALLOWED = {
+    "core": set(),
+    "format": {"core"},
+    "sampler": {"core"},
+    "exchange": {"core"},
+    "modes": {"exchange", "sampler", "format", "core"},
+    "runtime": {"modes", "exchange", "sampler", "format", "core"},
+    "mpi": {"runtime", "modes", "exchange", "sampler", "format", "core"},
+    "tools": {"format", "core"},
+}
+INC = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+
+
+def main(top):
+    bad = []
+    seen = set()
+    for base in ("lib", "tools"):
+        for d, _, files in os.walk(os.path.join(top, base)):
+            rel = os.path.relpath(d, top).split(os.sep)
+            folder = rel[1] if base == "lib" and len(rel) > 1 else ("tools" if base == "tools" else None)
+            for f in files:
+                if not f.endswith((".c", ".h", ".cc")):
+                    continue
+                if folder is None:
+                    bad.append("%s: a source file directly in lib/ (put it in a folder)" % os.path.join(*rel, f))
+                    continue
+                if folder not in ALLOWED:
+                    bad.append("lib/%s: folder not in the layering table of %s" % (folder, __file__))
+                    continue
+                seen.add(folder)
+                path = os.path.join(d, f)
+                with open(path, encoding="utf-8", errors="replace") as fh:
+                    for no, line in enumerate(fh, 1):
+                        m = INC.match(line)
+                        if not m:
+                            continue
+                        inc = m.group(1)
+                        if "/" not in inc:
+                            if folder != "tools" and inc != "rpprof.h":   # the public header   # tools' own headers are bare names
+                                bad.append("%s:%d: #include \"%s\" without its folder" %
+                                           (os.path.relpath(path, top), no, inc))
+                            continue
+                        target = inc.split("/")[0]
+                        if target != folder and target not in ALLOWED[folder]:
+                            bad.append("%s:%d: %s may not include %s (%s -> %s points up or sideways)" %
+                                       (os.path.relpath(path, top), no, folder, inc, folder, target))
+    for b in bad:
+        print("FAIL: " + b)
+    if bad:
+        return 1
+    print("ok: %d folders, every include points down the layering" % len(seen))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else "."))

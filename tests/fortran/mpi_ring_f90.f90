@@ -1,0 +1,120 @@
+! Ring pipeline + allreduce, Fortran 90 with `use mpi`: the same calls, work
+! and output as tests/fortran/mpi_ringar_c.c (see there), so that its profile must
+! match the C program's (tests/fortran/test_fortran.sh).
+! usage: mpi_ring_f90 [T_ms [NITER]]   (default 30 ms, 3)
+program ringf90
+    use mpi
+    implicit none
+    integer :: ierr, me, np, it, niter, token, isum, i
+    integer :: left, right, sbuf(2), rbuf(2), x, y, v, r, rsum, val, s7
+    integer :: req, reqs(4), st(MPI_STATUS_SIZE)
+    integer, allocatable :: g(:)
+    double precision :: tms, t
+    character(len=32) :: arg
+    external :: rp_test_sleep
+
+    tms = 30d0
+    niter = 3
+    if (command_argument_count() >= 1) then
+        call get_command_argument(1, arg)
+        read (arg, *) tms
+    end if
+    if (command_argument_count() >= 2) then
+        call get_command_argument(2, arg)
+        read (arg, *) niter
+    end if
+    t = tms / 1000d0
+
+    call MPI_Init(ierr)
+    call MPI_Comm_rank(MPI_COMM_WORLD, me, ierr)
+    call MPI_Comm_size(MPI_COMM_WORLD, np, ierr)
+    token = 0
+
+    do it = 1, niter
+        if (me == 0) then
+            call rp_test_sleep(t)
+            token = 1000 * it
+            if (np > 1) call MPI_Send(token, 1, MPI_INTEGER, 1, 7, MPI_COMM_WORLD, ierr)
+        else
+            call MPI_Recv(token, 1, MPI_INTEGER, me - 1, 7, MPI_COMM_WORLD, st, ierr)
+            call check(st(MPI_SOURCE) == me - 1 .and. st(MPI_TAG) == 7, 'recv status')
+            token = token + me
+            call rp_test_sleep(t)
+            if (me < np - 1) call MPI_Send(token, 1, MPI_INTEGER, me + 1, 7, MPI_COMM_WORLD, ierr)
+        end if
+        call rp_test_sleep(t * me / np)
+        call MPI_Allreduce(token, isum, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
+        if (me == 0) write (*, '(A,I0,A,I0,A,I0)') 'ring np=', np, ' iter=', it, ' sum=', isum
+    end do
+
+    ! point-to-point
+    left = mod(me - 1 + np, np)
+    right = mod(me + 1, np)
+    sbuf = [100 * me + 1, 100 * me + 2]
+    call MPI_Irecv(rbuf(1), 1, MPI_INTEGER, left, 11, MPI_COMM_WORLD, reqs(1), ierr)
+    call MPI_Irecv(rbuf(2), 1, MPI_INTEGER, right, 12, MPI_COMM_WORLD, reqs(2), ierr)
+    call MPI_Isend(sbuf(1), 1, MPI_INTEGER, right, 11, MPI_COMM_WORLD, reqs(3), ierr)
+    call MPI_Isend(sbuf(2), 1, MPI_INTEGER, left, 12, MPI_COMM_WORLD, reqs(4), ierr)
+    call MPI_Waitall(4, reqs, MPI_STATUSES_IGNORE, ierr)
+    call check(rbuf(1) == 100 * left + 1 .and. rbuf(2) == 100 * right + 2, 'waitall data')
+    x = -1
+    call MPI_Irecv(x, 1, MPI_INTEGER, MPI_ANY_SOURCE, 13, MPI_COMM_WORLD, req, ierr)
+    call MPI_Send(me, 1, MPI_INTEGER, right, 13, MPI_COMM_WORLD, ierr)
+    call MPI_Wait(req, st, ierr)
+    call check(x == left .and. st(MPI_SOURCE) == left .and. st(MPI_TAG) == 13, 'wildcard wait')
+    ! wildcard receives completed with the status sentinels
+    x = -1
+    call MPI_Irecv(x, 1, MPI_INTEGER, MPI_ANY_SOURCE, 15, MPI_COMM_WORLD, req, ierr)
+    call MPI_Send(me, 1, MPI_INTEGER, right, 15, MPI_COMM_WORLD, ierr)
+    call MPI_Wait(req, MPI_STATUS_IGNORE, ierr)
+    call check(x == left, 'wildcard wait, MPI_STATUS_IGNORE')
+    call MPI_Irecv(rbuf(1), 1, MPI_INTEGER, MPI_ANY_SOURCE, 16, MPI_COMM_WORLD, reqs(1), ierr)
+    call MPI_Irecv(rbuf(2), 1, MPI_INTEGER, MPI_ANY_SOURCE, 17, MPI_COMM_WORLD, reqs(2), ierr)
+    call MPI_Send(me, 1, MPI_INTEGER, right, 16, MPI_COMM_WORLD, ierr)
+    call MPI_Send(me, 1, MPI_INTEGER, left, 17, MPI_COMM_WORLD, ierr)
+    call MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE, ierr)
+    call check(rbuf(1) == left .and. rbuf(2) == right, 'wildcard waitall, MPI_STATUSES_IGNORE')
+    s7 = 7 * me
+    y = -1
+    call MPI_Sendrecv(s7, 1, MPI_INTEGER, right, 14, y, 1, MPI_INTEGER, left, 14, &
+                      MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr)
+    call check(y == 7 * left, 'sendrecv')
+
+    ! collectives, MPI_IN_PLACE at the root
+    v = 0
+    if (me == 0) v = 42
+    call MPI_Bcast(v, 1, MPI_INTEGER, 0, MPI_COMM_WORLD, ierr)
+    r = me + 1
+    rsum = 0
+    if (me == 0) then
+        rsum = r
+        call MPI_Reduce(MPI_IN_PLACE, rsum, 1, MPI_INTEGER, MPI_SUM, 0, MPI_COMM_WORLD, ierr)
+    else
+        call MPI_Reduce(r, rsum, 1, MPI_INTEGER, MPI_SUM, 0, MPI_COMM_WORLD, ierr)
+    end if
+    val = rbuf(1) + rbuf(2) + x + y + v
+    allocate (g(np))
+    if (me == 0) then
+        g(1) = val
+        call MPI_Gather(MPI_IN_PLACE, 1, MPI_INTEGER, g, 1, MPI_INTEGER, 0, MPI_COMM_WORLD, ierr)
+        write (*, '(A,I0,A,I0,A,I0)') 'p2p+coll np=', np, ' bcast=', v, ' reduce=', rsum
+        write (*, '(A,*(1X,I0))') 'gather', (g(i), i = 1, np)
+    else
+        call MPI_Gather(val, 1, MPI_INTEGER, g, 1, MPI_INTEGER, 0, MPI_COMM_WORLD, ierr)
+    end if
+    deallocate (g)
+    call MPI_Finalize(ierr)
+
+contains
+
+    subroutine check(ok, what)
+        logical, intent(in) :: ok
+        character(len=*), intent(in) :: what
+        integer :: e
+        if (.not. ok) then
+            write (0, *) 'CHECK FAILED: ', what
+            call MPI_Abort(MPI_COMM_WORLD, 3, e)
+        end if
+    end subroutine check
+
+end program ringf90

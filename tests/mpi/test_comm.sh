@@ -1,0 +1,11 @@
+#!/bin/bash
+# communicator management (tests/mpi/mpi_comm.c): Comm_split/dup/create/free
+# with point-to-point and collectives on them.
+# Output must be byte-identical with and without librpprof.so, and the
+# profiled run must give a valid report with the right number of ranks.
+if [ -z "${BASH_VERSION:-}" ]; then exec bash "$0" "$@"; fi
+. "$(dirname "$0")/mpirun.sh"
+
+rp_semantic "$RP_TESTS_BIN/mpi_comm" shm:1 shm:2 shm:3 shm:4 shm:8 tcp:2 tcp:3 tcp:5 \
+    shm:4:RP_MODE=path tcp:3:RP_MODE=trace shm:3:RP_SELECT=topk shm:4:RP_PERIOD=0
+rp_finish

@@ -1,0 +1,40 @@
+#!/bin/bash
+# Non-blocking collectives (tests/mpi/mpi_nbc.c): results identical with and
+# without the profiler, and the paths joined at completion are the analytic
+# ones: 100 % = 3*(10*P + 5) ms, 0 % = 3*10 ms; one phase (Finalize), since
+# non-blocking collectives never end a phase.  The trace of such a run
+# passes the offline check.
+if [ -z "${BASH_VERSION:-}" ]; then exec bash "$0" "$@"; fi
+RP_TIMING=1
+. "$(dirname "$0")/mpirun.sh"
+
+PROG=$RP_TESTS_BIN/mpi_nbc
+rp_require "$PROG" "$RP_LIB" "$RP_BINDIR/rp-report"
+rp_semantic "$PROG" shm:1 shm:2 shm:3 tcp:4 shm:4:RP_MODE=trace
+
+nbc_case() { # NP NET [VAR=VAL ...]
+    local np=$1 net=$2
+    shift 2
+    local what="nbc paths np=$np $net${*:+ $*}" mode=prof a
+    for a in "$@"; do case $a in RP_MODE=*) mode=${a#RP_MODE=} ;; esac; done
+    local p100=$(awk -v n="$np" 'BEGIN { printf "%.4f", 3 * (0.010 * n + 0.005) }')
+    local p0=0.0300
+    [ "$np" = 1 ] && p0=$p100
+    rp_prof "$np" "$net" "$@" -- "$PROG"
+    rp_expect_report "$what" || return
+    rp_check_report "$what" --ranks "$np" --phases 1 --k 5 --mode "$mode" \
+        --p100 "$p100" --p0 "$p0" --rel 0.05 --abs 0.015 --clean-counters
+}
+rp_timed nbc_case 2 shm
+rp_timed nbc_case 3 shm
+rp_timed nbc_case 4 tcp
+rp_timed nbc_case 4 shm RP_MODE=trace
+# the trace of the same run: the offline longest/shortest paths (call =
+# contribution, completion = join) must equal the online 100 % / 0 % paths
+if "$RP_BINDIR/rp-report" --check "$RP_DIR" >"$RP_RUNDIR/check" 2>&1; then
+    rp_pass "nbc trace: rp-report --check ($(tail -1 "$RP_RUNDIR/check"))"
+else
+    rp_fail "nbc trace: rp-report --check failed"
+    rp_show check "$RP_RUNDIR/check"
+fi
+rp_finish

@@ -1,0 +1,53 @@
+#!/bin/bash
+# Small MPI jobs (2 ranks) with librpprof.so preloaded into programs run
+# under valgrind memcheck: no error may remain after tests/robust/valgrind.supp
+# (PMIx / Open MPI padding, libunwind's address probes) and Open MPI's own
+# suppressions.  Sampling on (RP_PERIOD=1000), point-to-point and
+# collectives, prof and trace modes, a checkpoint, and worker threads.
+# (The tools and the core run under ASan/UBSan in `quickstart.sh test`;
+# the preloaded runtime cannot: ASan must be the first library loaded.)
+if [ -z "${BASH_VERSION:-}" ]; then exec bash "$0" "$@"; fi
+. "$(dirname "$0")/../mpi/mpirun.sh"
+
+rp_require "$RP_LIB" "$RP_TESTS_BIN/mpi_ring" "$RP_TESTS_BIN/mpi_coll" "$RP_TESTS_BIN/mpi_fault"
+if ! command -v valgrind >/dev/null 2>&1; then
+    echo "FAIL: valgrind is not installed (apt-get install valgrind; quickstart.sh does)"
+    exit 1
+fi
+SUPP=()
+for s in "$RP_TESTS_SRC/robust/valgrind.supp" /usr/share/openmpi/openmpi-valgrind.supp; do
+    [ -f "$s" ] && SUPP+=("--suppressions=$s")
+done
+
+vg_case() { # WHAT [VAR=VAL...] -- PROG ARGS
+    local what=$1 f n bad=0
+    shift
+    local envs=()
+    while [ "$1" != -- ]; do envs+=("$1"); shift; done
+    shift
+    local logdir
+    rp_prof 2 shm RP_PERIOD=1000 "${envs[@]}" -- valgrind -q --error-exitcode=97 \
+        "${SUPP[@]}" --num-callers=40 --log-file="$RP_TMP/vg.$RP_NRUN.%p.log" "$@"
+    logdir=$RP_TMP
+    for f in "$logdir"/vg."$RP_NRUN".*.log; do
+        if grep -q -E '^==[0-9]+== [A-Z]' "$f"; then
+            bad=1
+            rp_show "valgrind log" "$f"
+        fi
+    done
+    if [ "$RP_RC" != 0 ] || [ $bad = 1 ]; then
+        rp_fail "$what under valgrind: exit $RP_RC (97 = memcheck errors, logs above)"
+        return
+    fi
+    rp_report || { rp_fail "$what under valgrind: no report"; return; }
+    rp_check_report "$what under valgrind: no memcheck errors" --ranks 2 --any-percentiles
+}
+vg_case "ring (p2p)" -- "$RP_TESTS_BIN/mpi_ring" 5
+vg_case "collectives" -- "$RP_TESTS_BIN/mpi_coll"
+vg_case "trace mode, checkpoints" RP_MODE=trace RP_CHECKPOINT=1 -- "$RP_TESTS_BIN/mpi_fault" none 0 12 100
+# worker threads (doc/sampling.md "Threads"): rings, timers, slot reuse
+vg_case "threads (MULTIPLE, worker sampling)" -- "$RP_TESTS_BIN/mpi_threads" 5 2 0
+if [ -x "$RP_TESTS_BIN/mpi_omp" ]; then
+    vg_case "OpenMP workers sampled" OMP_NUM_THREADS=2 -- "$RP_TESTS_BIN/mpi_omp" 3 20000 2
+fi
+rp_finish

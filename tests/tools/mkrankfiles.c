@@ -1,0 +1,379 @@
+/* mkrankfiles - write synthetic rank files for the tools' tests, and print
+ * on stdout, as JSON, what rp-merge / rp-report must make of them.
+ *
+ *   mkrankfiles DIR NRANKS [--k K] [--extra N] [--skip R] [--corrupt R]
+ *                          [--truncate R] [--bad-version R]
+ *
+ * Frames point into this very program, at real addresses of the functions
+ * below (offset = address - load bias from dl_iterate_phdr), so the
+ * symbolisation of function, file, line, call sites (offset-1) and inlined
+ * frames is checked against the truth.  Trees differ between ranks (order,
+ * shape, MPI name tables) so that the union is exercised.  Every metric is
+ * a whole number of microseconds so sums can be compared exactly with
+ * rp-report's folded output. */
+#define _GNU_SOURCE
+#include <elf.h>
+#include <link.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/phasestats.h"
+#include "format/rpfile.h"
+
+#define NOINLINE __attribute__((noinline, used))
+#define INLINE static inline __attribute__((always_inline))
+
+/* The functions whose addresses the synthetic trees use.  The test finds
+ * the expected line of each by its "@line:" marker comment. */
+volatile int rp_test_sink;
+NOINLINE void rp_test_compute(void) { rp_test_sink += 3; rp_test_sink *= 5; } /* @line:rp_test_compute */
+NOINLINE void rp_test_leaf_b(void) { rp_test_sink -= 7; rp_test_sink ^= 1; } /* @line:rp_test_leaf_b */
+NOINLINE uintptr_t rp_test_callee(void) { return (uintptr_t)__builtin_return_address(0); }
+NOINLINE uintptr_t rp_test_caller(void)
+{
+    uintptr_t r = rp_test_callee(); /* @line:rp_test_caller */
+    rp_test_sink += 1;   /* keeps the call from becoming a tail jump */
+    return r;
+}
+INLINE uintptr_t rp_test_inl(void)
+{
+    uintptr_t r = rp_test_callee(); /* @line:rp_test_inl */
+    rp_test_sink += 2;
+    return r;
+}
+NOINLINE uintptr_t rp_test_outer(void)
+{
+    uintptr_t r = rp_test_inl(); /* @line:rp_test_outer */
+    rp_test_sink += 4;
+    return r;
+}
+
+static uintptr_t load_bias;
+static uint8_t build_id[64];
+static uint32_t build_id_len;
+
+static int find_self(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    (void)data;
+    /* the first object is the main program */
+    load_bias = info->dlpi_addr;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_NOTE)
+            continue;
+        const uint8_t *p = (const uint8_t *)(info->dlpi_addr + ph->p_vaddr);
+        const uint8_t *end = p + ph->p_memsz;
+        while (p + sizeof(ElfW(Nhdr)) <= end) {
+            const ElfW(Nhdr) *n = (const ElfW(Nhdr) *)p;
+            const uint8_t *name = p + sizeof *n;
+            const uint8_t *desc = name + ((n->n_namesz + 3) & ~3u);
+            if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 && !memcmp(name, "GNU", 4) &&
+                n->n_descsz <= sizeof build_id) {
+                memcpy(build_id, desc, n->n_descsz);
+                build_id_len = n->n_descsz;
+            }
+            p = desc + ((n->n_descsz + 3) & ~3u);
+        }
+    }
+    return 1;
+}
+
+static uint64_t off_of(uintptr_t a) { return (uint64_t)(a - load_bias); }
+
+/* ---- building one rank's tree ---------------------------------------------- */
+
+typedef struct builder {
+    rp_rankdata d;
+    uint32_t cap;
+} builder;
+
+static uint32_t add_node(builder *b, uint32_t parent, uint32_t module, uint64_t offset)
+{
+    if (b->d.n_nodes == b->cap) {
+        b->cap *= 2;
+        b->d.nodes = realloc(b->d.nodes, b->cap * sizeof *b->d.nodes);
+        b->d.metrics = realloc(b->d.metrics, (size_t)b->cap * b->d.n_metrics * sizeof(int64_t));
+        if (!b->d.nodes || !b->d.metrics) {
+            perror("mkrankfiles");
+            exit(1);
+        }
+    }
+    uint32_t id = b->d.n_nodes++;
+    b->d.nodes[id] = (rp_cctnode){parent, module, offset};
+    memset(b->d.metrics + (size_t)id * b->d.n_metrics, 0, b->d.n_metrics * sizeof(int64_t));
+    return id;
+}
+
+/* Expected totals, per column, over the ranks that are written intact. */
+static int64_t *want_col;       /* [2+k] */
+static int64_t want_fn[8][64];  /* [function][column] */
+enum { F_COMPUTE, F_LEAF_B, F_CALLER, F_INL, F_MPI_WAIT, F_GONE, F_BADBID, F_UNKNOWN, F_N };
+static const char *const fn_name[F_N] = {"rp_test_compute", "rp_test_leaf_b", "rp_test_caller",
+                                         "rp_test_inl", "MPI_Wait", "libgone.so+0x1234",
+                                         NULL, "<unknown>"};
+
+static void put(builder *b, uint32_t node, uint32_t col, int64_t us, int fn, int count)
+{
+    b->d.metrics[(size_t)node * b->d.n_metrics + col] += us * 1000;
+    if (count) {
+        want_col[col] += us * 1000;
+        if (fn >= 0)
+            want_fn[fn][col] += us * 1000;
+    }
+}
+
+static uint64_t mix(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    return x;
+}
+
+static void build_rank(builder *b, uint32_t r, uint32_t nranks, uint32_t k, uint32_t extra,
+                       const char *self, int count)
+{
+    memset(b, 0, sizeof *b);
+    rp_rankdata *d = &b->d;
+    d->rank = r;
+    d->nranks = nranks;
+    d->k = k;
+    d->mode = RP_MODE_PROF;
+    d->select = 0;
+    d->summary_cap = 32;
+    d->period_us = 1000;
+    d->clock = RP_CLOCK_WALL;
+    d->wall_ns = 2000000000ll + (int64_t)r * 1000;
+    snprintf(d->exe, sizeof d->exe, "%.255s", self);
+    snprintf(d->host, sizeof d->host, "node%u", r / 4);
+
+    if (phasestats_init(&d->stats, k) != 0)
+        exit(1);
+    int64_t cost[64];
+    for (uint32_t q = 0; q < 3; q++) {
+        for (uint32_t j = 0; j < k; j++)
+            cost[j] = (int64_t)(10 - j) * 1000000 * (q + 1);   /* identical on all ranks */
+        phasestats_add(&d->stats, cost);
+    }
+
+    static rp_counter ctr[2] = {{"samples_dropped", 0}, {"samples_taken", 0}};
+    ctr[0].value = r == 1 ? 5 : 0;
+    ctr[1].value = 100 + r;
+    d->counters = ctr;
+    d->n_counters = 2;
+
+    static rp_module mods[3];
+    mods[0].path = (char *)self;
+    memcpy(mods[0].build_id, build_id, build_id_len);
+    mods[0].build_id_len = build_id_len;
+    mods[1].path = (char *)"/nonexistent/rpprof-test/libgone.so";
+    mods[1].build_id_len = 0;
+    mods[2].path = (char *)self;          /* same file, wrong build-id */
+    memcpy(mods[2].build_id, "\xde\xad\xbe\xef", 4);
+    mods[2].build_id_len = 4;
+    d->modules = mods;
+    d->n_modules = 3;
+
+    /* odd ranks list the MPI names the other way round */
+    static char *names_even[2] = {"MPI_Allreduce", "MPI_Wait"};
+    static char *names_odd[2] = {"MPI_Wait", "MPI_Allreduce"};
+    d->mpi_names = (r & 1) ? names_odd : names_even;
+    d->n_mpi_names = 2;
+    uint64_t wait_id = (r & 1) ? 0 : 1;
+
+    d->n_metrics = RP_MET_PATH0 + k;
+    b->cap = 16;
+    d->nodes = malloc(b->cap * sizeof *d->nodes);
+    d->metrics = malloc((size_t)b->cap * d->n_metrics * sizeof(int64_t));
+    add_node(b, UINT32_MAX, RP_MOD_ROOT, 0);
+
+    uintptr_t ret_caller = rp_test_caller();
+    uintptr_t ret_inl = rp_test_outer();
+    uint32_t call = add_node(b, 0, 0, off_of(ret_caller));
+    put(b, call, RP_MET_RANK, 7, F_CALLER, count);        /* a sample right after the call */
+    put(b, call, RP_MET_PATH0, 7, F_CALLER, count);
+
+    uint32_t comp = 0, inl = 0, wait;
+    if (r & 1) {      /* other order of children on odd ranks */
+        wait = add_node(b, call, RP_MOD_MPI, wait_id);
+        comp = add_node(b, call, 0, off_of((uintptr_t)&rp_test_compute) + 4);
+    } else {
+        comp = add_node(b, call, 0, off_of((uintptr_t)&rp_test_compute) + 4);
+        wait = add_node(b, call, RP_MOD_MPI, wait_id);
+        inl = add_node(b, call, 0, off_of(ret_inl));
+        uint32_t lb = add_node(b, inl, 0, off_of((uintptr_t)&rp_test_leaf_b));
+        put(b, inl, RP_MET_RANK, 3, F_INL, count);
+        put(b, inl, RP_MET_PATH0 + k - 1, 3, F_INL, count);
+        put(b, lb, RP_MET_RANK, 11 * (r + 1), F_LEAF_B, count);
+        for (uint32_t j = 0; j < k; j++)
+            put(b, lb, RP_MET_PATH0 + j, (int64_t)(j + 1) * 5, F_LEAF_B, count);
+    }
+    put(b, comp, RP_MET_RANK, 1000 * (r + 1), F_COMPUTE, count);
+    for (uint32_t j = 0; j < k; j++)
+        put(b, comp, RP_MET_PATH0 + j, (int64_t)(k - j) * 100 + r, F_COMPUTE, count);
+    put(b, wait, RP_MET_MPI, 500 + r, F_MPI_WAIT, count);
+
+    if (r % 3 == 0) {
+        uint32_t g = add_node(b, call, 1, 0x1234);
+        put(b, g, RP_MET_RANK, 40, F_GONE, count);
+        put(b, g, RP_MET_PATH0, 40, F_GONE, count);
+    }
+    uint32_t bad = add_node(b, call, 2, 0x40);
+    put(b, bad, RP_MET_RANK, 2, F_BADBID, count);
+    uint32_t unk = add_node(b, 0, RP_MOD_UNKNOWN, 0);
+    for (uint32_t j = 0; j < k; j++)
+        put(b, unk, RP_MET_PATH0 + j, 9, F_UNKNOWN, count);
+
+    /* extra: a random tree in the missing library, overlapping between
+     * ranks of the same residue mod 7 (for scale tests) */
+    for (uint32_t i = 0; i < extra; i++) {
+        uint64_t h = mix((uint64_t)(r % 7) << 32 | i);
+        uint32_t parent = i == 0 ? call : d->n_nodes - 1 - (uint32_t)(h % (i < 8 ? i : 8));
+        if (d->nodes[parent].module != 1 && parent != call)
+            parent = call;
+        uint32_t n = add_node(b, parent, 1, 0x10000 + (h >> 40) % 4096);
+        put(b, n, RP_MET_RANK, 1 + (int64_t)(h % 5), -1, count);
+        put(b, n, RP_MET_PATH0 + (uint32_t)(h % k), 1, -1, count);
+    }
+}
+
+static void flip_byte(const char *path)
+{
+    FILE *f = fopen(path, "r+b");
+    if (!f || fseek(f, 0, SEEK_END) != 0) {
+        perror(path);
+        exit(1);
+    }
+    long n = ftell(f);
+    fseek(f, n / 2, SEEK_SET);
+    int c = fgetc(f);
+    fseek(f, n / 2, SEEK_SET);
+    fputc(c ^ 0x10, f);
+    fclose(f);
+}
+
+static int in_list(const uint32_t *v, uint32_t n, uint32_t r)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (v[i] == r)
+            return 1;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: mkrankfiles DIR NRANKS [--k K] [--extra N] [--skip R] "
+                        "[--corrupt R] [--truncate R] [--bad-version R]\n");
+        return 2;
+    }
+    const char *dir = argv[1];
+    uint32_t nranks = (uint32_t)strtoul(argv[2], NULL, 10), k = 4, extra = 0;
+    uint32_t skip[64], nskip = 0, corrupt[64], ncorrupt = 0, trunc[64], ntrunc = 0;
+    uint32_t badver[64], nbadver = 0;
+    for (int i = 3; i + 1 < argc; i += 2) {
+        uint32_t v = (uint32_t)strtoul(argv[i + 1], NULL, 10);
+        if (!strcmp(argv[i], "--k"))
+            k = v;
+        else if (!strcmp(argv[i], "--extra"))
+            extra = v;
+        else if (!strcmp(argv[i], "--skip") && nskip < 64)
+            skip[nskip++] = v;
+        else if (!strcmp(argv[i], "--corrupt") && ncorrupt < 64)
+            corrupt[ncorrupt++] = v;
+        else if (!strcmp(argv[i], "--truncate") && ntrunc < 64)
+            trunc[ntrunc++] = v;
+        else if (!strcmp(argv[i], "--bad-version") && nbadver < 64)
+            badver[nbadver++] = v;
+        else {
+            fprintf(stderr, "mkrankfiles: bad option %s\n", argv[i]);
+            return 2;
+        }
+    }
+    if (nranks == 0 || k == 0 || k > 60) {
+        fprintf(stderr, "mkrankfiles: bad NRANKS or k\n");
+        return 2;
+    }
+    dl_iterate_phdr(find_self, NULL);
+    static char self[4096];
+    ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (sl <= 0) {
+        perror("readlink /proc/self/exe");
+        return 1;
+    }
+    self[sl] = 0;
+    mkdir(dir, 0755);
+    want_col = calloc(RP_MET_PATH0 + k, sizeof *want_col);
+    uint32_t good = 0;
+    int64_t wall_max = 0;
+    uint64_t ctr_dropped = 0, ctr_taken = 0;
+    for (uint32_t r = 0; r < nranks; r++) {
+        if (in_list(skip, nskip, r))
+            continue;
+        int bad = in_list(corrupt, ncorrupt, r) || in_list(trunc, ntrunc, r) ||
+                  in_list(badver, nbadver, r);
+        builder b;
+        build_rank(&b, r, nranks, k, extra, self, !bad);
+        char path[4200];
+        snprintf(path, sizeof path, "%s/rank-%05u.rpp", dir, r);
+        if (rpfile_write(path, &b.d) != 0) {
+            perror(path);
+            return 1;
+        }
+        phasestats_free(&b.d.stats);
+        free(b.d.nodes);
+        free(b.d.metrics);
+        if (in_list(corrupt, ncorrupt, r))
+            flip_byte(path);
+        if (in_list(trunc, ntrunc, r) && truncate(path, 100) != 0) {
+            perror(path);
+            return 1;
+        }
+        if (in_list(badver, nbadver, r)) {
+            FILE *f = fopen(path, "r+b");
+            if (!f)
+                return 1;
+            fseek(f, 8, SEEK_SET);
+            fputc(2, f);      /* version 2 */
+            fclose(f);
+        }
+        good += !bad;
+        if (!bad) {
+            ctr_dropped += r == 1 ? 5 : 0;
+            ctr_taken += 100 + r;
+        }
+        if (!bad && b.d.wall_ns > wall_max)
+            wall_max = b.d.wall_ns;
+    }
+    /* expectations */
+    printf("{\"ranks\": %u, \"nranks\": %u, \"k\": %u, \"phases\": 3, \"exe\": \"%s\",\n", good,
+           nranks, k, self);
+    printf(" \"wall_ns\": %lld,\n", (long long)wall_max);
+    printf(" \"counters\": {\"samples_dropped\": %llu, \"samples_taken\": %llu},\n",
+           (unsigned long long)ctr_dropped, (unsigned long long)ctr_taken);
+    printf(" \"path_cost_ns\": [");
+    for (uint32_t j = 0; j < k; j++)
+        printf("%s%lld", j ? ", " : "", (long long)(10 - j) * 1000000 * 6);
+    printf("],\n \"col_ns\": [");
+    for (uint32_t c = 0; c < RP_MET_PATH0 + k; c++)
+        printf("%s%lld", c ? ", " : "", (long long)want_col[c]);
+    printf("],\n");
+    printf(" \"functions\": {");
+    int first = 1;
+    for (int f = 0; f < F_N; f++) {
+        if (!fn_name[f])
+            continue;
+        printf("%s\"%s\": [", first ? "" : ", ", fn_name[f]);
+        first = 0;
+        for (uint32_t c = 0; c < RP_MET_PATH0 + k; c++)
+            printf("%s%lld", c ? ", " : "", (long long)want_fn[f][c]);
+        printf("]");
+    }
+    printf("}}\n");
+    return 0;
+}

@@ -1,0 +1,221 @@
+/* mpi_random - a random MPI program, deadlock-free by construction, for
+ * checking the online paths against the trace (tests/tools/test_random.sh).
+ *
+ *   mpi_random [seed [rounds]]      (defaults 1, 40)
+ *
+ * Every rank draws the program's shape from the same seeded generator, and
+ * its own "work" (nanosleeps of 0-3 ms) from a second one seeded with the
+ * rank.  A round is one of:
+ *   - point-to-point: a random permutation decides who sends to whom (no
+ *     messages to self); each rank sends one message and receives one, in a
+ *     randomly chosen style: Irecv + Send + Wait, Isend + Recv + Wait,
+ *     Sendrecv, or Isend/Irecv + Waitall; receives use MPI_ANY_SOURCE (with
+ *     the round's tag) or MPI_ANY_TAG (with the sender), and both wildcards
+ *     together only in rounds that end with a world collective (so no
+ *     message of the next round can be in flight yet);
+ *   - a collective over the halves of MPI_COMM_WORLD (MPI_Comm_split):
+ *     Allreduce, Bcast, Reduce, Scan or Barrier;
+ *   - a collective over MPI_COMM_WORLD: Barrier, Allreduce (both end a
+ *     phase), Bcast, Reduce, Gather or Scan.
+ * Every received value is checked (sender and round), and rank 0 prints a
+ * checksum of the whole run, identical with and without the profiler. */
+#include "../mpi/rptest.h"
+
+/* a failed check names the values, then aborts the job */
+#define CHK(cond, ...)                                                         \
+    do {                                                                       \
+        if (!(cond)) {                                                         \
+            fprintf(stderr, "mpi_random: CHECK FAILED line %d: ", __LINE__);   \
+            fprintf(stderr, __VA_ARGS__);                                      \
+            fputc('\n', stderr);                                               \
+            MPI_Abort(MPI_COMM_WORLD, 3);                                      \
+        }                                                                      \
+    } while (0)
+
+static uint64_t shared_state, my_state;
+
+static uint64_t next(uint64_t *s)
+{
+    /* splitmix64 */
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static int pick(int n) { return (int)(next(&shared_state) % (uint64_t)n); }
+
+static void work(void)
+{
+    /* 0 .. 3 ms, in 10 us steps; now and then none at all */
+    uint64_t v = next(&my_state) % 301;
+    if (v > 20)
+        rpt_sleep_ms((double)v / 100.0);
+}
+
+int main(int argc, char **argv)
+{
+    int me, np;
+    unsigned long seed = argc > 1 ? strtoul(argv[1], NULL, 10) : 1;
+    int rounds = argc > 2 ? atoi(argv[2]) : 40;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_size(MPI_COMM_WORLD, &np);
+    shared_state = seed * 0x1234567ull + 17;
+    my_state = seed * 7919ull + (uint64_t)me * 104729ull + 3;
+
+    MPI_Comm half;
+    int color = me < np / 2 ? 0 : 1;
+    MPI_Comm_split(MPI_COMM_WORLD, color, me, &half);
+    int hme, hnp;
+    MPI_Comm_rank(half, &hme);
+    MPI_Comm_size(half, &hnp);
+
+    int *perm = malloc((size_t)np * sizeof *perm), *inv = malloc((size_t)np * sizeof *inv);
+    uint32_t check = 2166136261u;
+    long nmsg = 0, ncoll = 0;
+    for (int round = 0; round < rounds; round++) {
+        int kind = pick(10);   /* 0-5 p2p, 6-7 half collective, 8-9 world collective */
+        work();
+        if (kind <= 5 && np > 1) {
+            for (int i = 0; i < np; i++)
+                perm[i] = i;
+            for (int i = np - 1; i > 0; i--) {
+                int j = pick(i + 1), t = perm[i];
+                perm[i] = perm[j];
+                perm[j] = t;
+            }
+            for (int i = 0; i < np; i++)
+                inv[perm[i]] = i;
+            int style = pick(4), wild = pick(3), end_coll = pick(2);
+            if (wild == 2 && !end_coll)
+                wild = 0;   /* full wildcards only before a world collective */
+            int dest = perm[me], src = inv[me];
+            int tag = round + 1;
+            int out[2] = {me, round}, in[2] = {-1, -1};
+            /* 0: any source, this round's tag; 1: the sender, any tag; 2: both */
+            int rsrc = wild == 1 ? src : MPI_ANY_SOURCE;
+            int rtag = wild == 0 ? tag : MPI_ANY_TAG;
+            MPI_Request rq[2];
+            MPI_Status st;
+            if (dest != me) {
+                switch (style) {
+                case 0:
+                    MPI_Irecv(in, 2, MPI_INT, rsrc, rtag, MPI_COMM_WORLD, &rq[0]);
+                    work();
+                    MPI_Send(out, 2, MPI_INT, dest, tag, MPI_COMM_WORLD);
+                    work();
+                    MPI_Wait(&rq[0], &st);
+                    break;
+                case 1:
+                    MPI_Isend(out, 2, MPI_INT, dest, tag, MPI_COMM_WORLD, &rq[0]);
+                    work();
+                    MPI_Recv(in, 2, MPI_INT, rsrc, rtag, MPI_COMM_WORLD, &st);
+                    work();
+                    MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
+                    break;
+                case 2:
+                    MPI_Sendrecv(out, 2, MPI_INT, dest, tag, in, 2, MPI_INT, rsrc, rtag,
+                                 MPI_COMM_WORLD, &st);
+                    break;
+                default: {
+                    MPI_Status sts[2];
+                    MPI_Irecv(in, 2, MPI_INT, rsrc, rtag, MPI_COMM_WORLD, &rq[0]);
+                    MPI_Isend(out, 2, MPI_INT, dest, tag, MPI_COMM_WORLD, &rq[1]);
+                    work();
+                    MPI_Waitall(2, rq, sts);
+                    st = sts[0];
+                    break;
+                }
+                }
+                CHK(in[0] == src && in[1] == round && st.MPI_SOURCE == src &&
+                              st.MPI_TAG == tag,
+                          "round %d: got (%d, %d) from %d tag %d, expected (%d, %d)", round,
+                          in[0], in[1], st.MPI_SOURCE, st.MPI_TAG, src, round);
+                check = (check ^ (uint32_t)(in[0] * 31 + in[1])) * 16777619u;
+                nmsg++;
+            }
+            if (end_coll) {
+                work();
+                int v = me, s = 0;
+                MPI_Allreduce(&v, &s, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+                CHK(s == np * (np - 1) / 2, "allreduce %d", s);
+                ncoll++;
+            }
+        } else if (kind <= 7) {
+            int op = pick(5), root = pick(hnp > 0 ? hnp : 1) % hnp;
+            int v = hme + 1, r = 0;
+            switch (op) {
+            case 0:
+                MPI_Allreduce(&v, &r, 1, MPI_INT, MPI_SUM, half);
+                CHK(r == hnp * (hnp + 1) / 2, "half allreduce %d", r);
+                break;
+            case 1:
+                r = hme == root ? 77 + round : 0;
+                MPI_Bcast(&r, 1, MPI_INT, root, half);
+                CHK(r == 77 + round, "half bcast %d", r);
+                break;
+            case 2:
+                MPI_Reduce(&v, &r, 1, MPI_INT, MPI_MAX, root, half);
+                CHK(hme != root || r == hnp, "half reduce %d", r);
+                break;
+            case 3:
+                MPI_Scan(&v, &r, 1, MPI_INT, MPI_SUM, half);
+                CHK(r == (hme + 1) * (hme + 2) / 2, "half scan %d", r);
+                break;
+            default:
+                MPI_Barrier(half);
+            }
+            check = (check ^ (uint32_t)(op + 7 * r)) * 16777619u;
+            ncoll++;
+        } else {
+            int op = pick(6), root = pick(np);
+            int v = me + 1, r = 0;
+            int *all = NULL;
+            switch (op) {
+            case 0:
+                MPI_Barrier(MPI_COMM_WORLD);
+                break;
+            case 1:
+                MPI_Allreduce(&v, &r, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+                CHK(r == np, "allreduce max %d", r);
+                break;
+            case 2:
+                r = me == root ? 1000 + round : 0;
+                MPI_Bcast(&r, 1, MPI_INT, root, MPI_COMM_WORLD);
+                CHK(r == 1000 + round, "bcast %d", r);
+                break;
+            case 3:
+                MPI_Reduce(&v, &r, 1, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD);
+                CHK(me != root || r == np * (np + 1) / 2, "reduce %d", r);
+                break;
+            case 4:
+                all = malloc((size_t)np * sizeof *all);
+                MPI_Gather(&v, 1, MPI_INT, all, 1, MPI_INT, root, MPI_COMM_WORLD);
+                if (me == root)
+                    for (int i = 0; i < np; i++)
+                        CHK(all[i] == i + 1, "gather [%d] = %d", i, all[i]);
+                free(all);
+                break;
+            default:
+                MPI_Scan(&v, &r, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+                CHK(r == (me + 1) * (me + 2) / 2, "scan %d", r);
+            }
+            check = (check ^ (uint32_t)(op + 13 * r * (op == 2 || op == 1))) * 16777619u;
+            ncoll++;
+        }
+    }
+    work();
+    uint32_t all = 0;
+    MPI_Reduce(&check, &all, 1, MPI_UINT32_T, MPI_BXOR, 0, MPI_COMM_WORLD);
+    long tot[2] = {nmsg, ncoll}, sum[2] = {0, 0};
+    MPI_Reduce(tot, sum, 2, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (me == 0)
+        printf("mpi_random seed=%lu rounds=%d ranks=%d messages=%ld collectives=%ld check=%08x\n",
+               seed, rounds, np, sum[0], sum[1], all);
+    MPI_Comm_free(&half);
+    free(perm);
+    free(inv);
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,100 @@
+#!/bin/bash
+# Random MPI programs (tests/mpi_random: wildcard receives, Isend/Irecv/
+# Waitall, Sendrecv, sub-communicator and world collectives, random 0-3 ms
+# work) under the profiler, at 1, 2, 3, 4 ranks over shared memory and 4
+# over TCP:
+#   - RP_MODE=trace: rp-report --check must pass, i.e. per phase the online
+#     100 % and 0 % path costs equal the longest and shortest paths of the
+#     task graph computed offline; --format critpath must work;
+#   - RP_MODE=path, same seed: --check must pass (every reassembled path's
+#     tasks add up to its online cost);
+#   - RP_MODE=prof, same seed: a valid report;
+#   - the three runs print the program's checksum line unchanged and record
+#     the same number of phases (the program's shape is seeded), and their
+#     100 % path costs agree loosely (different runs: timing differs).
+if [ -z "${BASH_VERSION:-}" ]; then exec bash "$0" "$@"; fi
+. "$(dirname "$0")/../mpi/mpirun.sh"
+
+PROG=$RP_TESTS_BIN/mpi_random
+rp_require "$PROG" "$RP_LIB" "$RP_BINDIR/rp-report"
+ROUNDS=${RP_RANDOM_ROUNDS:-120}
+
+json_get() { # FILE EXPR
+    "$PYTHON" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+}
+
+# One configuration: the same seed in trace, path and prof mode.  Run with
+# rp_timed: the three runs are separate launches, so their comparison is a
+# timing assertion (the exact --check and output comparisons fail twice on a
+# real bug).
+random_case() { # NET NP
+    local net=$1 np=$2 seed ref phases mode what out ph md gv
+    seed=$((np * 7 + ${#net}))
+    ref=
+    phases=
+    local -a p100=()
+    for mode in trace path prof; do
+        what="mpi_random seed=$seed np=$np $net RP_MODE=$mode"
+        rp_prof "$np" "$net" RP_MODE=$mode RP_K=3 RP_PERIOD=0 -- "$PROG" "$seed" "$ROUNDS"
+        rp_expect_report "$what" || return
+        out=$(rp_stdout_filtered "$RP_OUTF")
+        if [ -z "$ref" ]; then
+            ref=$out
+        elif [ "$out" != "$ref" ]; then
+            rp_fail "$what: program output differs between modes"
+            continue
+        fi
+        ph=$(json_get "$RP_JSON" 'd["phases"]')
+        md=$(json_get "$RP_JSON" 'd["mode"]')
+        if [ "$md" != "$mode" ]; then
+            rp_fail "$what: report says mode $md"
+            continue
+        fi
+        if [ -z "$phases" ]; then
+            phases=$ph
+        elif [ "$ph" != "$phases" ]; then
+            rp_fail "$what: $ph phases, the trace run had $phases"
+            continue
+        fi
+        p100+=("$(json_get "$RP_JSON" 'd["paths"][0]["cost_seconds"]')")
+        if [ "$mode" != prof ]; then
+            if ! "$RP_BINDIR/rp-report" --check "$RP_DIR" >"$RP_RUNDIR/check" 2>&1; then
+                rp_fail "$what: rp-report --check"
+                rp_show check "$RP_RUNDIR/check"
+                continue
+            fi
+            if ! "$RP_BINDIR/rp-report" --format critpath "$RP_DIR" >"$RP_RUNDIR/crit" 2>&1 ||
+                [ "$(head -1 "$RP_RUNDIR/crit")" != "MPI_Init -1" ] ||
+                [ "$(tail -1 "$RP_RUNDIR/crit")" != "MPI_Finalize -1" ]; then
+                rp_fail "$what: --format critpath"
+                rp_show critpath "$RP_RUNDIR/crit"
+                continue
+            fi
+        fi
+        if [ "$mode" = trace ] && [ "$np" = 4 ] && [ "$net" = shm ] && command -v dot >/dev/null 2>&1; then
+            gv=$RP_RUNDIR/graph.gv
+            if ! "$RP_BINDIR/rp-report" --format dot "$RP_DIR" >"$gv" 2>"$gv.err" ||
+                ! timeout 120 dot -Tsvg "$gv" -o "$gv.svg" 2>>"$gv.err" || [ -s "$gv.err" ] ||
+                ! grep -q 'color=red' "$gv"; then
+                rp_fail "$what: --format dot | dot -Tsvg"
+                rp_show "errors" "$gv.err"
+                continue
+            fi
+        fi
+        rp_pass "$what: $phases phases, 100 % path ${p100[-1]} s$([ "$mode" != prof ] && echo ", $(tail -1 "$RP_RUNDIR/check")")"
+    done
+    # the 100 % paths of the three runs: same program and sleeps, so within
+    # 30 % + 10 ms of each other
+    if [ ${#p100[@]} = 3 ] && ! "$PYTHON" -c '
+import sys
+v = [float(x) for x in sys.argv[1:]]
+lo, hi = min(v), max(v)
+sys.exit(0 if hi - lo <= 0.3 * hi + 0.010 else 1)' "${p100[@]}"; then
+        rp_fail "mpi_random np=$np $net: 100 % path costs differ too much between trace/path/prof: ${p100[*]}"
+    fi
+}
+
+for cfg in shm:1 shm:2 shm:3 shm:4 tcp:4; do
+    rp_timed random_case "${cfg%%:*}" "${cfg#*:}"
+done
+rp_finish

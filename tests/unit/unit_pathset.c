@@ -1,0 +1,504 @@
+/* unit_pathset.c - path-set maintenance, wire format, join, and a
+ * randomized multi-rank property test. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/pathset.h"
+#include "core/wire.h"
+#include "core/select.h"
+#include "core/summary.h"
+#include "unit.h"
+
+static uint64_t trng = 0x1234567;
+static uint32_t rnd(uint32_t n)
+{
+    return (uint32_t)(summary_rand(&trng) % n);
+}
+
+/* Set path i of ps explicitly (n must already cover it). */
+static void put_path(rp_pathset *ps, uint32_t i, int64_t cost, uint32_t n_iv,
+                     const rp_interval *iv)
+{
+    rp_path *p = &ps->p[i];
+    p->cost_ns = cost;
+    p->flags = 0;
+    p->n_evicted = 0;
+    p->n_iv = (uint16_t)n_iv;
+    if (n_iv)
+        memcpy(p->iv, iv, n_iv * sizeof *iv);
+}
+
+/* Invariants every set must satisfy after any operation. */
+static int set_ok(const rp_pathset *ps)
+{
+    int ok = ps->n >= 1 && ps->n <= ps->k_cap;
+    for (uint32_t i = 0; i < ps->n; i++) {
+        const rp_path *p = &ps->p[i];
+        ok &= p->n_iv <= ps->iv_cap;
+        if (i > 0)
+            ok &= ps->p[i - 1].cost_ns >= p->cost_ns;
+        for (uint32_t j = 0; j < p->n_iv; j++)
+            ok &= p->iv[j].low <= p->iv[j].high;
+    }
+    /* every slot owns a distinct iv_cap region of the set's store */
+    for (uint32_t i = 0; i < ps->k_cap; i++) {
+        ptrdiff_t off = ps->p[i].iv - ps->store;
+        ok &= off >= 0 && (size_t)off <= (size_t)(ps->k_cap - 1) * ps->iv_cap;
+        if (ps->iv_cap > 0)
+            ok &= off % ps->iv_cap == 0;
+        for (uint32_t j = 0; j < i && ps->iv_cap > 0; j++)
+            ok &= ps->p[i].iv != ps->p[j].iv;
+    }
+    return ok;
+}
+
+static int sets_equal(const rp_pathset *a, const rp_pathset *b)
+{
+    if (a->n != b->n)
+        return 0;
+    for (uint32_t i = 0; i < a->n; i++)
+        if (select_path_cmp(&a->p[i], &b->p[i]) != 0)
+            return 0;
+    return 1;
+}
+
+static void test_basic(void)
+{
+    rp_pathset ps;
+    uint64_t rng = 7;
+    CHECK_EQ(pathset_init(&ps, 0, 4), -1);
+    CHECK_EQ(pathset_init(&ps, 3, 4), 0);
+    pathset_reset(&ps);
+    CHECK_EQ(ps.n, 1);
+    CHECK_EQ(ps.p[0].cost_ns, 0);
+    CHECK_EQ(ps.p[0].n_iv, 0);
+    pathset_add_cost(&ps, 25);
+    pathset_extend(&ps, 2, 0, RP_SUMMARY_PROF, &rng);
+    pathset_extend(&ps, 2, 1, RP_SUMMARY_PROF, &rng);
+    CHECK_EQ(ps.p[0].cost_ns, 25);
+    CHECK_EQ(ps.p[0].n_iv, 1);
+    CHECK_EQ(ps.p[0].iv[0].high, 1);
+    /* a second and third path: add_cost and extend reach all of them */
+    ps.n = 3;
+    rp_interval a = { 1, 4, 4 };
+    put_path(&ps, 1, 20, 1, &a);
+    put_path(&ps, 2, 5, 0, NULL);
+    pathset_add_cost(&ps, 10);
+    CHECK_EQ(ps.p[0].cost_ns, 35);
+    CHECK_EQ(ps.p[1].cost_ns, 30);
+    CHECK_EQ(ps.p[2].cost_ns, 15);
+    pathset_extend(&ps, 1, 5, RP_SUMMARY_PROF, &rng);
+    CHECK_EQ(ps.p[0].n_iv, 2);
+    CHECK_EQ(ps.p[1].n_iv, 1);          /* extended 1:[4,4] to [4,5] */
+    CHECK_EQ(ps.p[1].iv[0].high, 5);
+    CHECK_EQ(ps.p[2].n_iv, 1);
+    CHECK(set_ok(&ps));
+    /* copy */
+    rp_pathset cp;
+    CHECK_EQ(pathset_init(&cp, 5, 8), 0);
+    pathset_copy(&cp, &ps);
+    CHECK(sets_equal(&cp, &ps));
+    CHECK(cp.p[0].iv != ps.p[0].iv);    /* deep copy */
+    /* reset throws away everything */
+    pathset_reset(&ps);
+    CHECK(ps.n == 1 && ps.p[0].cost_ns == 0 && ps.p[0].n_iv == 0 &&
+          ps.p[0].flags == 0 && ps.p[0].n_evicted == 0);
+    /* percentile costs: held 35, 30, 15 for k = 5 slots (100,75,50,25,0) */
+    int64_t out[5];
+    pathset_percentile_costs(&cp, 5, out);
+    CHECK(out[0] == 35 && out[1] == 35 && out[2] == 30 && out[3] == 30 &&
+          out[4] == 15);
+    pathset_percentile_costs(&ps, 5, out);
+    for (int j = 0; j < 5; j++)
+        CHECK_EQ(out[j], 0);
+    pathset_free(&cp);
+    pathset_free(&ps);
+}
+
+static void test_join_hand(void)
+{
+    rp_pathset mine, in, orig;
+    pathset_init(&mine, 3, 4);
+    pathset_init(&in, 3, 4);
+    pathset_init(&orig, 3, 4);
+    rp_interval ia[2] = { { 0, 0, 2 }, { 1, 3, 3 } }, ib = { 0, 5, 6 },
+                ic = { 2, 9, 9 }, id = { 1, 1, 1 };
+    mine.n = 3;
+    put_path(&mine, 0, 100, 2, ia);
+    put_path(&mine, 1, 50, 1, &ib);
+    put_path(&mine, 2, 10, 0, NULL);
+    in.n = 3;
+    put_path(&in, 0, 80, 1, &ic);
+    put_path(&in, 1, 50, 1, &ib);       /* exact duplicate of mine[1] */
+    put_path(&in, 2, 5, 1, &id);
+    pathset_copy(&orig, &mine);
+
+    /* repr over 100, 80, 50, 10, 5 (n = 5, k = 3) -> indices 0, 2, 4 */
+    pathset_join(&mine, &in, RP_SELECT_REPR);
+    CHECK(set_ok(&mine));
+    CHECK_EQ(mine.n, 3);
+    CHECK(select_path_cmp(&mine.p[0], &orig.p[0]) == 0);
+    CHECK(select_path_cmp(&mine.p[1], &orig.p[1]) == 0);
+    CHECK(select_path_cmp(&mine.p[2], &in.p[2]) == 0);
+    CHECK(mine.p[2].iv != in.p[2].iv);  /* copied into mine's storage */
+    CHECK(mine.p[2].iv[0].rank == 1 && mine.p[2].iv[0].low == 1);
+
+    /* topk over the same union -> 100, 80 | 5 */
+    pathset_copy(&mine, &orig);
+    pathset_join(&mine, &in, RP_SELECT_TOPK);
+    CHECK(set_ok(&mine));
+    CHECK(mine.n == 3 && mine.p[0].cost_ns == 100 && mine.p[1].cost_ns == 80 &&
+          mine.p[2].cost_ns == 5);
+    CHECK(mine.p[1].iv[0].rank == 2 && mine.p[1].iv[0].low == 9);
+    CHECK(mine.p[0].n_iv == 2 && mine.p[0].iv[1].rank == 1);
+
+    /* fewer than k distinct: keep all; join with itself is a no-op */
+    pathset_reset(&mine);
+    pathset_add_cost(&mine, 7);
+    in.n = 1;
+    put_path(&in, 0, 9, 1, &ic);
+    pathset_join(&mine, &in, RP_SELECT_REPR);
+    CHECK(mine.n == 2 && mine.p[0].cost_ns == 9 && mine.p[1].cost_ns == 7);
+    pathset_join(&mine, &mine, RP_SELECT_REPR);
+    CHECK(mine.n == 2 && set_ok(&mine));
+    pathset_join(&mine, &in, RP_SELECT_REPR);   /* in again: duplicate */
+    CHECK(mine.n == 2 && set_ok(&mine));
+    pathset_free(&mine);
+    pathset_free(&in);
+    pathset_free(&orig);
+}
+
+/* ---- wire format ---------------------------------------------------- */
+
+static void make_sample(rp_pathset *ps)
+{
+    rp_interval a[3] = { { 0, 0, 9 }, { 3, 2, 2 }, { 70000, 65534, 65535 } };
+    ps->n = 3;
+    put_path(ps, 0, 123456789012LL, 3, a);
+    put_path(ps, 1, 1000, 0, NULL);
+    ps->p[1].n_evicted = 77;
+    put_path(ps, 2, 1000, 1, a + 1);
+    ps->p[2].flags = RP_PATH_OVERFLOW;
+}
+
+static void wr16(uint8_t *b, size_t off, uint16_t v) { memcpy(b + off, &v, 2); }
+static void wr32(uint8_t *b, size_t off, uint32_t v) { memcpy(b + off, &v, 4); }
+static void wr64(uint8_t *b, size_t off, int64_t v) { memcpy(b + off, &v, 8); }
+
+/* Decode a mutated copy of enc; expect rejection and an emptied set. */
+static void expect_reject(rp_pathset *ps, const uint8_t *enc, size_t len,
+                          size_t off, const void *v, size_t vlen, int line)
+{
+    _Alignas(8) uint8_t buf[512];
+    memcpy(buf, enc, len);
+    memcpy(buf + off, v, vlen);
+    ps->n = 5;
+    int rc = pathset_decode(ps, buf, len);
+    if (rc != -1 || ps->n != 0)
+        fprintf(stderr, "  (mutation at line %d accepted)\n", line);
+    CHECK(rc == -1 && ps->n == 0);
+    /* the join straight from the wire rejects it too, leaving mine alone */
+    rp_pathset mine, ref;
+    pathset_init(&mine, ps->k_cap, ps->iv_cap);
+    pathset_init(&ref, ps->k_cap, ps->iv_cap);
+    pathset_reset(&mine);
+    pathset_add_cost(&mine, 77);
+    pathset_copy(&ref, &mine);
+    rc = pathset_join_wire(&mine, buf, len, RP_SELECT_REPR);
+    if (rc != -1)
+        fprintf(stderr, "  (mutation at line %d accepted by pathset_join_wire)\n", line);
+    CHECK(rc == -1 && sets_equal(&mine, &ref));
+    pathset_free(&mine);
+    pathset_free(&ref);
+}
+#define REJECT(off, T, val)                                                \
+    do {                                                                   \
+        T v_ = (T)(val);                                                   \
+        expect_reject(&dec, enc, len, (off), &v_, sizeof v_, __LINE__);    \
+    } while (0)
+
+/* A set whose equal-cost paths are out of the full order (prof-mode
+ * eviction can do that) takes the join's general path and still gives
+ * the reference selection. */
+static void test_join_unsorted(void)
+{
+    rp_pathset a, b;
+    pathset_init(&a, 4, 2);
+    pathset_init(&b, 4, 2);
+    a.n = 3;
+    for (uint32_t i = 0; i < 3; i++) {
+        a.p[i].cost_ns = 50;
+        a.p[i].n_iv = 1;
+        a.p[i].iv[0] = (rp_interval){ 3 - i, 0, 0 };  /* ranks 3,2,1: descending */
+    }
+    b.n = 2;
+    b.p[0].cost_ns = 50;
+    b.p[0].n_iv = 1;
+    b.p[0].iv[0] = (rp_interval){ 2, 0, 0 };          /* duplicate of a.p[1] */
+    b.p[1].cost_ns = 10;
+    b.p[1].n_iv = 0;
+    /* the same sets through the wire, the unsorted one as the message */
+    rp_pathset b2;
+    _Alignas(8) uint8_t enc[256];
+    pathset_init(&b2, 4, 2);
+    pathset_copy(&b2, &b);
+    size_t elen = pathset_encode(&a, enc, sizeof enc);
+    CHECK(elen > 0);
+    CHECK_EQ(pathset_join_wire(&b2, enc, elen, RP_SELECT_REPR), 0);
+    pathset_join(&a, &b, RP_SELECT_REPR);
+    CHECK(sets_equal(&a, &b2));
+    CHECK(set_ok(&b2));
+    pathset_free(&b2);
+    CHECK_EQ(a.n, 4);
+    CHECK_EQ(a.p[0].iv[0].rank, 1);
+    CHECK_EQ(a.p[1].iv[0].rank, 2);
+    CHECK_EQ(a.p[2].iv[0].rank, 3);
+    CHECK_EQ(a.p[3].cost_ns, 10);
+    pathset_free(&a);
+    pathset_free(&b);
+}
+
+static void test_wire(void)
+{
+    rp_pathset ps, dec, small_k, small_iv;
+    pathset_init(&ps, 4, 3);
+    pathset_init(&dec, 4, 3);
+    pathset_init(&small_k, 2, 3);
+    pathset_init(&small_iv, 4, 2);
+    make_sample(&ps);
+    _Alignas(8) uint8_t enc[512];
+    size_t len = pathset_encode(&ps, enc, sizeof enc);
+    CHECK_EQ(len, 8 + 3 * 16 + 8 * 4);
+    CHECK(len <= pathset_max_wire_bytes(4, 3));
+    CHECK_EQ(pathset_max_wire_bytes(4, 3), 8 + 4 * (16 + 24));
+    CHECK_EQ(pathset_encode(&ps, enc, len - 1), 0);   /* too small */
+    CHECK_EQ(pathset_encode(&ps, enc, len), len);     /* exact fit */
+    /* header fields at their documented offsets */
+    CHECK_EQ(enc[0], RP_PATHSET_WIRE_VERSION);
+    CHECK_EQ(enc[1], 0);
+    uint16_t np;
+    uint32_t tot;
+    memcpy(&np, enc + 2, 2);
+    memcpy(&tot, enc + 4, 4);
+    CHECK_EQ(np, 3);
+    CHECK_EQ(tot, len);
+
+    CHECK_EQ(pathset_decode(&dec, enc, len), 0);
+    CHECK(sets_equal(&dec, &ps));
+    CHECK(set_ok(&dec));
+    CHECK_EQ(dec.p[0].iv[2].rank, 70000);
+    CHECK_EQ(dec.p[1].n_evicted, 77);
+    CHECK_EQ(dec.p[2].flags, RP_PATH_OVERFLOW);
+    /* unaligned source buffer */
+    _Alignas(8) uint8_t odd[520];
+    memcpy(odd + 1, enc, len);
+    CHECK_EQ(pathset_decode(&dec, odd + 1, len), 0);
+    CHECK(sets_equal(&dec, &ps));
+    /* ... which the wire join refuses (its intervals are read in place) */
+    rp_pathset wj;
+    pathset_init(&wj, 4, 3);
+    pathset_reset(&wj);
+    CHECK_EQ(pathset_join_wire(&wj, odd + 1, len, RP_SELECT_REPR), -1);
+    CHECK_EQ(wj.n, 1);
+    pathset_free(&wj);
+
+    /* every truncation is rejected */
+    for (size_t cut = 0; cut < len; cut++) {
+        dec.n = 5;
+        CHECK_EQ(pathset_decode(&dec, enc, cut), -1);
+        CHECK_EQ(pathset_join_wire(&small_iv, enc, cut, RP_SELECT_REPR), -1);
+        CHECK_EQ(dec.n, 0);
+    }
+    /* truncation with total_length patched to match still fails */
+    for (size_t cut = 8; cut < len; cut++) {
+        uint8_t t[512];
+        memcpy(t, enc, cut);
+        wr32(t, 4, (uint32_t)cut);
+        CHECK_EQ(pathset_decode(&dec, t, cut), -1);
+    }
+    /* trailing bytes, with and without a patched total_length */
+    {
+        uint8_t t[512];
+        memcpy(t, enc, len);
+        t[len] = 0;
+        CHECK_EQ(pathset_decode(&dec, t, len + 1), -1);
+        wr32(t, 4, (uint32_t)len + 1);
+        CHECK_EQ(pathset_decode(&dec, t, len + 1), -1);
+    }
+    CHECK_EQ(pathset_decode(&dec, NULL, 0), -1);
+
+    /* path offsets: p0 at 8 (3 iv), p1 at 48 (0 iv), p2 at 64 (1 iv) */
+    const size_t p0 = 8, p1 = 8 + 16 + 24, p2 = p1 + 16, iv0 = p0 + 16;
+    REJECT(0, uint8_t, 2);                       /* version */
+    REJECT(0, uint8_t, 0);
+    REJECT(1, uint8_t, 1);                       /* reserved */
+    REJECT(2, uint16_t, 0);                      /* n_paths == 0 */
+    REJECT(2, uint16_t, 2);                      /* fewer paths: trailing */
+    REJECT(2, uint16_t, 4);                      /* more paths: runs past */
+    REJECT(2, uint16_t, 65535);
+    REJECT(4, uint32_t, len - 1);                /* total_length */
+    REJECT(4, uint32_t, len + 1);
+    REJECT(4, uint32_t, 0);
+    REJECT(p0, int64_t, -1);                     /* negative cost */
+    REJECT(p2, int64_t, -5);
+    REJECT(p1, int64_t, 123456789013LL);         /* not sorted */
+    REJECT(p2, int64_t, 1001);
+    REJECT(p0 + 8, uint16_t, 4);                 /* n_iv > iv_cap */
+    REJECT(p0 + 8, uint16_t, 2);                 /* n_iv off: misparse */
+    REJECT(p1 + 8, uint16_t, 1);
+    REJECT(p0 + 10, uint16_t, 0x8000);           /* unknown flag */
+    REJECT(iv0 + 4, uint16_t, 10);               /* low > high (high 9) */
+    /* high lowered to low (0 <= 0) is still valid: accepted */
+    {
+        uint8_t t[512];
+        memcpy(t, enc, len);
+        wr16(t, iv0 + 6, 0);
+        CHECK_EQ(pathset_decode(&dec, t, len), 0);
+        CHECK_EQ(dec.p[0].iv[0].high, 0);
+    }
+    /* capacities of the receiving set bound what is accepted */
+    CHECK_EQ(pathset_decode(&small_k, enc, len), -1);
+    CHECK_EQ(small_k.n, 0);
+    CHECK_EQ(pathset_decode(&small_iv, enc, len), -1);
+    /* an equal-cost path may follow in any tie order */
+    {
+        uint8_t t[512];
+        memcpy(t, enc, len);
+        wr64(t, p1, 1000);
+        CHECK_EQ(pathset_decode(&dec, t, len), 0);
+    }
+    /* random corruption: never crashes; what is accepted is well formed */
+    int accepted = 0;
+    for (int r = 0; r < 20000; r++) {
+        uint8_t t[512];
+        memcpy(t, enc, len);
+        int flips = 1 + (int)rnd(3);
+        for (int f = 0; f < flips; f++)
+            t[rnd((uint32_t)len)] ^= (uint8_t)(1u << rnd(8));
+        if (pathset_decode(&dec, t, len) == 0) {
+            accepted++;
+            CHECK(set_ok(&dec));
+        } else {
+            CHECK_EQ(dec.n, 0);
+        }
+    }
+    CHECK(accepted > 0 && accepted < 20000);
+    pathset_free(&ps);
+    pathset_free(&dec);
+    pathset_free(&small_k);
+    pathset_free(&small_iv);
+}
+
+/* ---- randomized property test -------------------------------------- */
+
+#define NR 5      /* simulated ranks */
+
+/* Reference join: copy both inputs' paths, select_k, compare. */
+static void check_join(const rp_pathset *before, const rp_pathset *in,
+                       const rp_pathset *after, rp_select_mode sel)
+{
+    uint32_t nc = before->n + in->n, m;
+    rp_path *cand[nc], *out[nc];
+    for (uint32_t i = 0; i < before->n; i++)
+        cand[i] = &before->p[i];
+    for (uint32_t i = 0; i < in->n; i++)
+        cand[before->n + i] = &in->p[i];
+    select_k(cand, nc, before->k_cap, sel, out, &m);
+    CHECK_EQ(after->n, m);
+    for (uint32_t j = 0; j < m && j < after->n; j++)
+        CHECK_EQ(select_path_cmp(&after->p[j], out[j]), 0);
+    /* extremes survive: max of maxes, min of mins */
+    int64_t mx = before->p[0].cost_ns > in->p[0].cost_ns ? before->p[0].cost_ns
+                                                         : in->p[0].cost_ns;
+    int64_t a = before->p[before->n - 1].cost_ns, b = in->p[in->n - 1].cost_ns;
+    int64_t mn = a < b ? a : b;
+    CHECK_EQ(after->p[0].cost_ns, mx);
+    if (after->k_cap >= 2)
+        CHECK_EQ(after->p[after->n - 1].cost_ns, mn);
+    /* no exact duplicates */
+    for (uint32_t j = 1; j < after->n; j++)
+        CHECK(select_path_cmp(&after->p[j - 1], &after->p[j]) < 0);
+}
+
+static void property_run(uint32_t k, uint32_t iv_cap, rp_select_mode sel,
+                         rp_summary_mode mode, int ops)
+{
+    rp_pathset set[NR], before, wire_in, via_wire;
+    uint32_t next_idx[NR] = { 0 };
+    uint64_t rng = 99;
+    _Alignas(8) uint8_t buf[8192];
+    CHECK(pathset_max_wire_bytes(k, iv_cap) <= sizeof buf);
+    for (int r = 0; r < NR; r++) {
+        pathset_init(&set[r], k, iv_cap);
+        pathset_reset(&set[r]);
+    }
+    pathset_init(&before, k, iv_cap);
+    pathset_init(&wire_in, k, iv_cap);
+    pathset_init(&via_wire, k, iv_cap);
+    for (int op = 0; op < ops; op++) {
+        uint32_t r = rnd(NR), what = rnd(100);
+        if (what < 30) {
+            pathset_add_cost(&set[r], rnd(3) * 10);   /* ties are common */
+        } else if (what < 65) {
+            if (rnd(4) == 0)
+                next_idx[r] += 1 + rnd(3);            /* a gap */
+            uint16_t idx = (uint16_t)(next_idx[r]++ & 0xffff);
+            pathset_extend(&set[r], r, idx, mode, &rng);
+        } else if (what < 98) {
+            /* a message from s to r: encode, decode, join */
+            uint32_t s = rnd(NR);
+            size_t len = pathset_encode(&set[s], buf, sizeof buf);
+            CHECK(len > 0);
+            CHECK_EQ(pathset_decode(&wire_in, buf, len), 0);
+            CHECK(sets_equal(&wire_in, &set[s]));
+            pathset_copy(&before, &set[r]);
+            pathset_copy(&via_wire, &set[r]);
+            pathset_join(&set[r], &wire_in, sel);
+            check_join(&before, &wire_in, &set[r], sel);
+            /* joining straight from the bytes gives the same set */
+            CHECK_EQ(pathset_join_wire(&via_wire, buf, len, sel), 0);
+            CHECK(sets_equal(&via_wire, &set[r]));
+            CHECK(set_ok(&via_wire));
+        } else {
+            /* a phase end on every rank */
+            for (int q = 0; q < NR; q++) {
+                pathset_reset(&set[q]);
+                next_idx[q] = 0;
+            }
+        }
+        CHECK(set_ok(&set[r]));
+        if (mode == RP_SUMMARY_PATH)
+            for (uint32_t i = 0; i < set[r].n; i++)
+                CHECK_EQ(set[r].p[i].n_evicted, 0);
+    }
+    for (int r = 0; r < NR; r++)
+        pathset_free(&set[r]);
+    pathset_free(&before);
+    pathset_free(&wire_in);
+    pathset_free(&via_wire);
+}
+
+static void test_property(void)
+{
+    static const uint32_t ks[] = { 1, 2, 3, 5, 8 };
+    for (unsigned i = 0; i < sizeof ks / sizeof ks[0]; i++) {
+        for (int sel = 0; sel < 2; sel++) {
+            property_run(ks[i], 3, (rp_select_mode)sel, RP_SUMMARY_PROF, 4000);
+            property_run(ks[i], 6, (rp_select_mode)sel, RP_SUMMARY_PATH, 4000);
+        }
+    }
+    property_run(4, 0, RP_SELECT_REPR, RP_SUMMARY_PROF, 2000);
+    /* past the REPR pick table's k (64): selection by division */
+    property_run(70, 2, RP_SELECT_REPR, RP_SUMMARY_PROF, 1500);
+    property_run(70, 2, RP_SELECT_TOPK, RP_SUMMARY_PATH, 1500);
+}
+
+int main(void)
+{
+    test_basic();
+    test_join_hand();
+    test_join_unsorted();
+    test_wire();
+    test_property();
+    return unit_done("unit_pathset");
+}

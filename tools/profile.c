@@ -4,6 +4,7 @@
  * every id and count before use, as rpfile.c does. */
 #include "profile.h"
 #include "format/rpenc.h"
+#include "format/rpio.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -24,7 +25,6 @@
 #define FRAME_BYTES 12u
 #define SYM_BYTES   28u
 #define NODE_BYTES  8u
-#define ENTRY_BYTES 16u
 
 const char *profile_mode_name(uint32_t mode)
 {
@@ -113,37 +113,15 @@ int profile_write(const char *path, const rp_profile *p)
     rpenc_section_end(&e, s);
 
     s = rpenc_section_begin(&e, TAG_NODE);
-    size_t nm = (size_t)p->n_nodes * p->n_metrics;
-    uint64_t nz = 0;
-    for (size_t i = 0; i < nm; i++)
-        nz += p->metrics[i] != 0;
-    rpenc_u32(&e, p->n_nodes);
-    rpenc_u32(&e, p->n_metrics);
-    rpenc_u64(&e, nz);
+    rpio_sparse_begin(&e, p->metrics, p->n_nodes, p->n_metrics);
     for (uint32_t i = 0; i < p->n_nodes; i++) {
         rpenc_u32(&e, p->nodes[i].parent);
         rpenc_u32(&e, p->nodes[i].sym);
     }
-    for (size_t i = 0; i < nm; i++) {
-        if (p->metrics[i] != 0) {
-            rpenc_u32(&e, (uint32_t)(i / p->n_metrics));
-            rpenc_u32(&e, (uint32_t)(i % p->n_metrics));
-            rpenc_i64(&e, p->metrics[i]);
-        }
-    }
+    rpio_sparse_entries(&e, p->metrics, p->n_nodes, p->n_metrics);
     rpenc_section_end(&e, s);
 
-    rpenc_finish(&e);
-    if (e.failed) {
-        rpenc_free(&e);
-        errno = ENOMEM;
-        return -1;
-    }
-    int rc = rpenc_write_file(&e, path);
-    int saved = errno;
-    rpenc_free(&e);
-    errno = saved;
-    return rc;
+    return rpio_commit(&e, path);
 }
 
 /* ---- reader --------------------------------------------------------------- */
@@ -300,22 +278,11 @@ static int dec_node(const rp_section *s, rp_profile *p, char *err, size_t errlen
 {
     rpdec r;
     rpdec_init(&r, s->p, s->len);
-    uint32_t n = rpdec_u32(&r);
-    uint32_t nm = rpdec_u32(&r);
-    uint64_t nz = rpdec_u64(&r);
-    if (r.failed || nm != RP_MET_PATH0 + p->k || n == 0) {
-        rp_seterr(err, errlen, "corrupt NODE section (%u nodes, %u metric columns for k=%u)", n,
-               nm, p->k);
+    uint32_t n, nm;
+    uint64_t nz;
+    if (rpio_sparse_head(&r, NODE_BYTES, RP_MET_PATH0 + p->k, "NODE", &n, &nm, &nz, err,
+                         errlen) != 0)
         return -1;
-    }
-    uint64_t left = rpdec_left(&r);
-    if ((uint64_t)n * NODE_BYTES > left ||
-        nz > (left - (uint64_t)n * NODE_BYTES) / ENTRY_BYTES ||
-        (uint64_t)n * NODE_BYTES + nz * ENTRY_BYTES != left) {
-        rp_seterr(err, errlen, "corrupt NODE section (sizes do not match %llu bytes)",
-               (unsigned long long)left);
-        return -1;
-    }
     p->nodes = malloc((size_t)n * sizeof *p->nodes);
     p->metrics = calloc((size_t)n * nm, sizeof *p->metrics);
     if (!p->nodes || !p->metrics) {
@@ -335,44 +302,23 @@ static int dec_node(const rp_section *s, rp_profile *p, char *err, size_t errlen
             return -1;
         }
     }
-    uint64_t prev = 0;
-    for (uint64_t i = 0; i < nz; i++) {
-        uint32_t node = rpdec_u32(&r);
-        uint32_t col = rpdec_u32(&r);
-        int64_t v = rpdec_i64(&r);
-        uint64_t key = (uint64_t)node * nm + col;
-        if (node >= n || col >= nm || v < 0 || (i > 0 && key <= prev)) {
-            rp_seterr(err, errlen, "corrupt NODE section (metric entry %llu)", (unsigned long long)i);
-            return -1;
-        }
-        prev = key;
-        p->metrics[key] = v;
-    }
-    return 0;
+    /* merged times are sums of non-negative times */
+    return rpio_sparse_read(&r, p->metrics, n, nm, nz, 0, "NODE", err, errlen);
 }
 
 int profile_read(const char *path, rp_profile *p, char *err, size_t errlen)
 {
     memset(p, 0, sizeof *p);
-    uint8_t *buf;
-    size_t len;
-    if (rpdec_load_file(path, &buf, &len, err, errlen) != 0)
-        return -1;
-    static const uint32_t known[S_N] = {TAG_HEAD, TAG_MISS, TAG_STAT, TAG_CNTR,
-                                        TAG_STRS, TAG_FRMS, TAG_SYMS, TAG_NODE};
-    static const char *const names[S_N] = {"HEAD", "MISS", "STAT", "CNTR",
-                                           "STRS", "FRMS", "SYMS", "NODE"};
+    static const rp_secspec spec[S_N] = {
+        {TAG_HEAD, "HEAD", 1}, {TAG_MISS, "MISS", 1}, {TAG_STAT, "STAT", 1},
+        {TAG_CNTR, "CNTR", 1}, {TAG_STRS, "STRS", 1}, {TAG_FRMS, "FRMS", 1},
+        {TAG_SYMS, "SYMS", 1}, {TAG_NODE, "NODE", 1}};
     rp_section sec[S_N];
+    uint8_t *buf;
     rpdec r;
-    if (rpdec_container(buf, len, RP_PROFILE_MAGIC, RP_PROFILE_VERSION, known, S_N, sec, err,
-                        errlen) != 0)
-        goto fail;
-    for (int i = 0; i < S_N; i++) {
-        if (!sec[i].p) {
-            rp_seterr(err, errlen, "missing %s section", names[i]);
-            goto fail;
-        }
-    }
+    if (rpio_open(path, RP_PROFILE_MAGIC, RP_PROFILE_VERSION, spec, S_N, sec, &buf, err,
+                  errlen) != 0)
+        return -1;
     if (dec_head(&sec[S_HEAD], p, err, errlen) || dec_miss(&sec[S_MISS], p, err, errlen))
         goto fail;
     rpdec_init(&r, sec[S_STAT].p, sec[S_STAT].len);

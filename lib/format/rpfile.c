@@ -10,6 +10,7 @@
  * size and never crashes the tools. */
 #include "format/rpfile.h"
 #include "format/rpenc.h"
+#include "format/rpio.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -33,7 +34,6 @@
 #define MAX_PATH_LEN   4095u
 #define MAX_MPI_NAME   255u
 #define NODE_BYTES     16u   /* parent, module, offset */
-#define ENTRY_BYTES    16u   /* node, column, value */
 #define TASK_BYTES     56u   /* rp_task as encoded (doc/formats.md, TASK) */
 #define PSUM_BYTES     32u   /* a path summary's header (PSUM) */
 #define IV_BYTES       12u   /* rank, low, high */
@@ -275,27 +275,13 @@ static void enc_head(rpenc *e, const rp_rankdata *d)
 static void enc_cct(rpenc *e, const rp_rankdata *d)
 {
     size_t s = rpenc_section_begin(e, TAG_CCT);
-    size_t nm = (size_t)d->n_nodes * d->n_metrics;
-    uint64_t nz = 0;
-    for (size_t i = 0; i < nm; i++)
-        nz += d->metrics[i] != 0;
-    rpenc_u32(e, d->n_nodes);
-    rpenc_u32(e, d->n_metrics);
-    rpenc_u64(e, nz);
+    rpio_sparse_begin(e, d->metrics, d->n_nodes, d->n_metrics);
     for (uint32_t i = 0; i < d->n_nodes; i++) {
         rpenc_u32(e, d->nodes[i].parent);
         rpenc_u32(e, d->nodes[i].module);
         rpenc_u64(e, d->nodes[i].offset);
     }
-    /* Sparse metrics: only leaves carry exclusive time, and a context is
-     * usually on few of the k paths, so most of the dense matrix is 0. */
-    for (size_t i = 0; i < nm; i++) {
-        if (d->metrics[i] != 0) {
-            rpenc_u32(e, (uint32_t)(i / d->n_metrics));
-            rpenc_u32(e, (uint32_t)(i % d->n_metrics));
-            rpenc_i64(e, d->metrics[i]);
-        }
-    }
+    rpio_sparse_entries(e, d->metrics, d->n_nodes, d->n_metrics);
     rpenc_section_end(e, s);
 }
 
@@ -406,17 +392,7 @@ int rpfile_write(const char *path, const rp_rankdata *d)
         enc_pathsums(&e, d);
     if (d->n_edges)
         enc_edges(&e, d);
-    rpenc_finish(&e);
-    if (e.failed) {
-        rpenc_free(&e);
-        errno = ENOMEM;
-        return -1;
-    }
-    int rc = rpenc_write_file(&e, path);
-    int saved = errno;
-    rpenc_free(&e);
-    errno = saved;
-    return rc;
+    return rpio_commit(&e, path);
 }
 
 /* ---- reader --------------------------------------------------------------- */
@@ -515,31 +491,11 @@ static int dec_cct(const rp_section *s, rp_rankdata *d, char *err, size_t errlen
 {
     rpdec r;
     rpdec_init(&r, s->p, s->len);
-    uint32_t n = rpdec_u32(&r);
-    uint32_t nm = rpdec_u32(&r);
-    uint64_t nz = rpdec_u64(&r);
-    if (r.failed) {
-        rp_seterr(err, errlen, "corrupt CCT section (too short)");
+    uint32_t n, nm;
+    uint64_t nz;
+    if (rpio_sparse_head(&r, NODE_BYTES, RP_MET_PATH0 + d->k, "CCT", &n, &nm, &nz, err,
+                         errlen) != 0)
         return -1;
-    }
-    if (nm != RP_MET_PATH0 + d->k) {
-        rp_seterr(err, errlen, "CCT has %u metric columns, expected %u for k=%u", nm,
-               RP_MET_PATH0 + d->k, d->k);
-        return -1;
-    }
-    if (n == 0) {
-        rp_seterr(err, errlen, "empty calling-context tree (no root)");
-        return -1;
-    }
-    /* Check sizes against the bytes present before allocating anything. */
-    uint64_t left = rpdec_left(&r);
-    if ((uint64_t)n * NODE_BYTES > left || nz > (left - (uint64_t)n * NODE_BYTES) / ENTRY_BYTES ||
-        (uint64_t)n * NODE_BYTES + nz * ENTRY_BYTES != left) {
-        rp_seterr(err, errlen,
-               "corrupt CCT section (%u nodes, %llu metric entries do not fit %llu bytes)", n,
-               (unsigned long long)nz, (unsigned long long)left);
-        return -1;
-    }
     d->nodes = malloc((size_t)n * sizeof *d->nodes);
     d->metrics = calloc((size_t)n * nm, sizeof *d->metrics);
     if (!d->nodes || !d->metrics) {
@@ -553,21 +509,7 @@ static int dec_cct(const rp_section *s, rp_rankdata *d, char *err, size_t errlen
         d->nodes[i].module = rpdec_u32(&r);
         d->nodes[i].offset = rpdec_u64(&r);
     }
-    uint64_t prev = 0;
-    for (uint64_t i = 0; i < nz; i++) {
-        uint32_t node = rpdec_u32(&r);
-        uint32_t col = rpdec_u32(&r);
-        int64_t v = rpdec_i64(&r);
-        uint64_t key = (uint64_t)node * nm + col;
-        if (node >= n || col >= nm || (i > 0 && key <= prev)) {
-            rp_seterr(err, errlen, "corrupt CCT section (metric entry %llu: node %u column %u)",
-                   (unsigned long long)i, node, col);
-            return -1;
-        }
-        prev = key;
-        d->metrics[key] = v;
-    }
-    return 0;
+    return rpio_sparse_read(&r, d->metrics, n, nm, nz, INT64_MIN, "CCT", err, errlen);
 }
 
 static int dec_tasks(const rp_section *s, rp_rankdata *d, char *err, size_t errlen)
@@ -690,26 +632,16 @@ static int dec_edges(const rp_section *s, rp_rankdata *d, char *err, size_t errl
 int rpfile_read(const char *path, rp_rankdata *d, char *err, size_t errlen)
 {
     memset(d, 0, sizeof *d);
-    uint8_t *buf;
-    size_t len;
-    if (rpdec_load_file(path, &buf, &len, err, errlen) != 0)
-        return -1;
-    static const uint32_t known[] = {TAG_HEAD, TAG_STAT, TAG_CNTR, TAG_MODS, TAG_MPIN,
-                                     TAG_CCT,  TAG_TASK, TAG_PSUM, TAG_EDGE};
     enum { S_HEAD, S_STAT, S_CNTR, S_MODS, S_MPIN, S_CCT, S_TASK, S_PSUM, S_EDGE, S_N };
-    static const char *const names[] = {"HEAD", "STAT", "CNTR", "MODS", "MPIN",
-                                        "CCT",  "TASK", "PSUM", "EDGE"};
+    /* counters, tasks, path summaries and edges are optional */
+    static const rp_secspec spec[S_N] = {
+        {TAG_HEAD, "HEAD", 1}, {TAG_STAT, "STAT", 1}, {TAG_CNTR, "CNTR", 0},
+        {TAG_MODS, "MODS", 1}, {TAG_MPIN, "MPIN", 1}, {TAG_CCT, "CCT", 1},
+        {TAG_TASK, "TASK", 0}, {TAG_PSUM, "PSUM", 0}, {TAG_EDGE, "EDGE", 0}};
     rp_section sec[S_N];
-    if (rpdec_container(buf, len, RP_FILE_MAGIC, RP_FILE_VERSION, known, S_N, sec, err,
-                        errlen) != 0)
-        goto fail;
-    for (int i = 0; i < S_N; i++) {
-        /* counters, tasks, path summaries and edges are optional */
-        if (!sec[i].p && i != S_CNTR && i < S_TASK) {
-            rp_seterr(err, errlen, "missing %s section", names[i]);
-            goto fail;
-        }
-    }
+    uint8_t *buf;
+    if (rpio_open(path, RP_FILE_MAGIC, RP_FILE_VERSION, spec, S_N, sec, &buf, err, errlen) != 0)
+        return -1;
     if (dec_head(&sec[S_HEAD], d, err, errlen) != 0)
         goto fail;
     rpdec r;

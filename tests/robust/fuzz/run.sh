@@ -24,8 +24,7 @@ B=${FUZZ_BUILD:-${TMPDIR:-/tmp}/rpfuzz}
 CC=${CC:-clang}
 mkdir -p "$B"
 
-CORE="$TOP/lib/core/pathset.c $TOP/lib/core/wire.c $TOP/lib/core/summary.c $TOP/lib/core/select.c $TOP/lib/core/itembuf.c
-      $TOP/lib/core/commit.c $TOP/lib/core/phasestats.c $TOP/lib/format/rpfile.c $TOP/lib/format/rpenc.c $TOP/lib/format/crc32.c"
+CORE="$(ls $TOP/lib/core/*.c $TOP/lib/format/*.c)"
 CFLAGS="-g -O1 -std=gnu11 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined
         -fno-sanitize-recover=undefined -I$TOP/lib -I$TOP/tools -I$HERE"
 

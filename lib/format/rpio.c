@@ -1,0 +1,132 @@
+/* rpio.c - shared open/commit and sparse-table codecs of the rank file and
+ * the merged profile (see rpio.h and doc/formats.md). */
+#include "format/rpio.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+#define SPARSE_ENTRY_BYTES 16u  /* row, column, value */
+
+int rpio_open(const char *path, const char magic[8], uint32_t version, const rp_secspec *spec,
+              uint32_t n, rp_section *sec, uint8_t **buf, char *err, size_t errlen)
+{
+    size_t len;
+    uint32_t known[32];
+    *buf = NULL;
+    if (n > sizeof known / sizeof known[0]) {
+        rp_seterr(err, errlen, "internal: too many section kinds (%u)", n);
+        return -1;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        known[i] = spec[i].tag;
+    uint8_t *b;
+    if (rpdec_load_file(path, &b, &len, err, errlen) != 0)
+        return -1;
+    if (rpdec_container(b, len, magic, version, known, n, sec, err, errlen) != 0)
+        goto fail;
+    for (uint32_t i = 0; i < n; i++) {
+        if (spec[i].required && !sec[i].p) {
+            rp_seterr(err, errlen, "missing %s section", spec[i].name);
+            goto fail;
+        }
+    }
+    *buf = b;
+    return 0;
+fail:
+    free(b);
+    return -1;
+}
+
+int rpio_commit(rpenc *e, const char *path)
+{
+    rpenc_finish(e);
+    if (e->failed) {
+        rpenc_free(e);
+        errno = ENOMEM;
+        return -1;
+    }
+    int rc = rpenc_write_file(e, path);
+    int saved = errno;
+    rpenc_free(e);
+    errno = saved;
+    return rc;
+}
+
+void rpio_sparse_begin(rpenc *e, const int64_t *metrics, uint32_t rows, uint32_t cols)
+{
+    size_t nm = (size_t)rows * cols;
+    uint64_t nz = 0;
+    for (size_t i = 0; i < nm; i++)
+        nz += metrics[i] != 0;
+    rpenc_u32(e, rows);
+    rpenc_u32(e, cols);
+    rpenc_u64(e, nz);
+}
+
+void rpio_sparse_entries(rpenc *e, const int64_t *metrics, uint32_t rows, uint32_t cols)
+{
+    /* Sparse because only leaves carry exclusive time and a context is
+     * usually on few of the k paths: most of the dense matrix is 0. */
+    size_t nm = (size_t)rows * cols;
+    for (size_t i = 0; i < nm; i++) {
+        if (metrics[i] != 0) {
+            rpenc_u32(e, (uint32_t)(i / cols));
+            rpenc_u32(e, (uint32_t)(i % cols));
+            rpenc_i64(e, metrics[i]);
+        }
+    }
+}
+
+int rpio_sparse_head(rpdec *r, uint32_t row_bytes, uint32_t cols_expected, const char *what,
+                     uint32_t *rows, uint32_t *cols, uint64_t *nz, char *err, size_t errlen)
+{
+    uint32_t n = rpdec_u32(r);
+    uint32_t nm = rpdec_u32(r);
+    uint64_t z = rpdec_u64(r);
+    if (r->failed) {
+        rp_seterr(err, errlen, "corrupt %s section (too short)", what);
+        return -1;
+    }
+    if (nm != cols_expected) {
+        rp_seterr(err, errlen, "%s section has %u metric columns, expected %u", what, nm,
+                  cols_expected);
+        return -1;
+    }
+    if (n == 0) {
+        rp_seterr(err, errlen, "empty %s section (no root)", what);
+        return -1;
+    }
+    /* Check the sizes against the bytes present before allocating. */
+    uint64_t left = rpdec_left(r);
+    uint64_t fixed = (uint64_t)n * row_bytes;
+    if (fixed > left || z > (left - fixed) / SPARSE_ENTRY_BYTES ||
+        fixed + z * SPARSE_ENTRY_BYTES != left) {
+        rp_seterr(err, errlen, "corrupt %s section (%u rows, %llu metric entries do not fit %llu bytes)",
+                  what, n, (unsigned long long)z, (unsigned long long)left);
+        return -1;
+    }
+    *rows = n;
+    *cols = nm;
+    *nz = z;
+    return 0;
+}
+
+int rpio_sparse_read(rpdec *r, int64_t *metrics, uint32_t rows, uint32_t cols, uint64_t nz,
+                     int64_t min_value, const char *what, char *err, size_t errlen)
+{
+    uint64_t prev = 0;
+    for (uint64_t i = 0; i < nz; i++) {
+        uint32_t row = rpdec_u32(r);
+        uint32_t col = rpdec_u32(r);
+        int64_t v = rpdec_i64(r);
+        uint64_t key = (uint64_t)row * cols + col;
+        if (r->failed || row >= rows || col >= cols || v < min_value || (i > 0 && key <= prev)) {
+            rp_seterr(err, errlen, "corrupt %s section (metric entry %llu: row %u column %u)",
+                      what, (unsigned long long)i, row, col);
+            return -1;
+        }
+        prev = key;
+        metrics[key] = v;
+    }
+    return 0;
+}

@@ -33,12 +33,3 @@ uint32_t reqtab_count(void);            /* live entries */
 void     reqtab_foreach(void (*fn)(rp_req *e));
 
 #endif
-
-/* A tracked request completed with status st (never MPI_STATUS_IGNORE):
- * join a receive's path-set, forget a non-persistent request.  wrap_p2p.c */
-void rp_req_completed(rp_req *e, MPI_Status *st);
-/* wrap_coll.c: complete a non-blocking collective's path exchange and join
- * (join = 0: the user freed the request; just finish and forget). */
-void rp_nbc_complete(struct rp_nbc *x, int join);
-/* At Finalize: finish exchanges whose requests the user freed. */
-void rp_nbc_finalize(void);

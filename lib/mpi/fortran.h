@@ -38,16 +38,4 @@ static inline void rpf_set_ierror(MPI_Fint *ierror, MPI_Fint err)
         *ierror = err;
 }
 
-/* ---- exported by the C wrappers for the Fortran ones ---------------------- */
-/* wrap_wait.c: copy the C handles of count Fortran requests into the
- * Wait/Test snapshot; 1 if any is tracked (then rp_wait_complete is valid). */
-int  rp_wait_snapshot_f(int count, const MPI_Fint freqs[]);
-/* wrap_wait.c: snapshot entry i completed with C status st (never IGNORE). */
-void rp_wait_complete(int i, MPI_Status *st);
-/* wrap_p2p.c: a tracked persistent request was started (MPI_Start[all]). */
-void rp_req_started(rp_req *e);
-/* wrap_p2p.c: the user frees tracked request e (MPI_Request_free); e is
- * gone afterwards. */
-void rp_req_freed(rp_req *e);
-
 #endif

@@ -8,6 +8,7 @@
 #include <mpi.h>
 #include "runtime/runtime.h"
 #include "mpi/gen_fnids.h"
+#include "exchange/reqtab.h"
 #include "modes/modes.h"
 #include "format/rpfile.h"
 #include "runtime/runtime_int.h"
@@ -119,5 +120,32 @@ void rp_hook_win_fence(MPI_Win win);
 /* Communicators (comm.c). */
 void rp_hook_comm_new(MPI_Comm comm);
 void rp_hook_comm_free(MPI_Comm comm);
+
+/* ---- request completion (defined in this folder) ------------------------ */
+/* A tracked request completed with status st (never MPI_STATUS_IGNORE):
+ * join a receive's path-set, forget a non-persistent request.  wrap_p2p.c */
+void rp_req_completed(rp_req *e, MPI_Status *st);
+/* wrap_coll.c: complete a non-blocking collective's path exchange and join
+ * (join = 0: the user freed the request; just finish and forget). */
+void rp_nbc_complete(struct rp_nbc *x, int join);
+/* At Finalize: finish exchanges whose requests the user freed. */
+void rp_nbc_finalize(void);
+
+/* Used by the Fortran bindings (fortran.c): */
+/* wrap_wait.c: copy the C handles of count Fortran requests into the
+ * Wait/Test snapshot; 1 if any is tracked (then rp_wait_complete is valid). */
+int  rp_wait_snapshot_f(int count, const MPI_Fint freqs[]);
+/* wrap_wait.c: snapshot entry i completed with C status st (never IGNORE). */
+void rp_wait_complete(int i, MPI_Status *st);
+/* wrap_p2p.c: a tracked persistent request was started (MPI_Start[all]). */
+void rp_req_started(rp_req *e);
+/* wrap_p2p.c: the user frees tracked request e (MPI_Request_free); e is
+ * gone afterwards. */
+void rp_req_freed(rp_req *e);
+
+/* Name of the MPI function with generated id fn ("MPI_Send") and how many
+ * there are (generated: gen_wrappers.c). */
+const char *rp_fn_name(int fn);
+int rp_fn_count(void);
 
 #endif

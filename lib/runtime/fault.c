@@ -39,6 +39,7 @@
 #include "sampler/sample.h"
 #include "core/config.h"
 #include "runtime/fault.h"
+#include "runtime/output.h"
 #include "sampler/sigwrap.h"
 #include "runtime/runtime_int.h"
 

@@ -28,9 +28,6 @@ void rp_fault_phase_end(void);
 void rp_fault_save(const char *why);
 
 /* output.c <-> fault.c */
-/* Write the rank file; final = 1 at MPI_Finalize, 0 for a checkpoint or an
- * abort (then the file says so: counter tail_lost = 1).  0 or -1. */
-int  output_write_rank(int final);
 /* Set while output.c is inside rpfile_write: the temporary file's name, so
  * the SIGTERM handler can remove it.  path NULL = not writing. */
 void rp_fault_writing(const char *final_path);

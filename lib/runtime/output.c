@@ -35,6 +35,7 @@
 #include "runtime/runtime_int.h"
 #include "modes/modes.h"
 #include "runtime/fault.h"
+#include "runtime/output.h"
 #include "sampler/sigwrap.h"
 
 /* The directory every rank writes into; set by output_prepare. */

@@ -39,11 +39,6 @@ int rp_active_other(void);
 #include "core/clock.h"   /* rp_now_ns() */
 #include "sampler/sample.h"
 
-/* Name of the MPI function with generated id `fn` ("MPI_Send"), and how
- * many there are (lib/mpi, generated). */
-const char *rp_fn_name(int fn);
-int rp_fn_count(void);
-
 /* Counters: lib/core/counters.def (rp_counters[RP_CNT_*]). */
 
 #endif

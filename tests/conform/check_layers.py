@@ -10,7 +10,11 @@ A folder may include its own headers and those of the folders listed for it
 below; generated headers live with the folder that generates them.  Prints
 every violation (file, line, included header) and exits 1 if there is one;
 also fails if a lib/ folder is not in the table (a new folder must be
-placed in the layering first)."""
+placed in the layering first).
+
+Also: a header X.h of lib/ that has a source X.c declares only functions
+that X.c defines (one header per module, declaring exactly that module's
+functions; static inline helpers are the header's own)."""
 import os
 import re
 import sys
@@ -26,6 +30,29 @@ ALLOWED = {
     "tools": {"format", "core"},
 }
 INC = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+PROTO = re.compile(r'^(?!static|typedef|extern\s+"|#|\s)[A-Za-z_][\w \t\*]*?\b([a-z_]\w*)\s*\(', re.M)
+DEF = r'^(?!static)[A-Za-z_][\w \t\*]*?\b%s\s*\([^;]*?\)\s*(__attribute__\S*\s*)?\{'
+
+
+def header_owns(top):
+    """Functions a lib/ header declares that its own .c does not define."""
+    bad = []
+    for d, _, files in os.walk(os.path.join(top, "lib")):
+        for f in files:
+            if not f.endswith(".h"):
+                continue
+            c = os.path.join(d, f[:-2] + ".c")
+            if not os.path.exists(c):
+                continue
+            with open(os.path.join(d, f), encoding="utf-8", errors="replace") as fh:
+                h = re.sub(r"/\*.*?\*/", " ", fh.read(), flags=re.S)
+            with open(c, encoding="utf-8", errors="replace") as fh:
+                src = re.sub(r"/\*.*?\*/", " ", fh.read(), flags=re.S)
+            for name in sorted(set(PROTO.findall(h)) - {"__attribute__"}):
+                if not re.search(DEF % re.escape(name), src, re.M | re.S):
+                    bad.append("%s declares %s(), which %s does not define" %
+                               (os.path.relpath(os.path.join(d, f), top), name, os.path.basename(c)))
+    return bad
 
 
 def main(top):
@@ -61,11 +88,12 @@ def main(top):
                         if target != folder and target not in ALLOWED[folder]:
                             bad.append("%s:%d: %s may not include %s (%s -> %s points up or sideways)" %
                                        (os.path.relpath(path, top), no, folder, inc, folder, target))
+    bad += header_owns(top)
     for b in bad:
         print("FAIL: " + b)
     if bad:
         return 1
-    print("ok: %d folders, every include points down the layering" % len(seen))
+    print("ok: %d folders, every include points down the layering; every lib/ header declares only its own file's functions" % len(seen))
     return 0
 
 

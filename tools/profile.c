@@ -162,19 +162,16 @@ static int dec_miss(const rp_section *s, rp_profile *p, char *err, size_t errlen
 {
     rpdec r;
     rpdec_init(&r, s->p, s->len);
-    uint32_t n = rpdec_u32(&r);
-    if (r.failed || (uint64_t)n * 4u != rpdec_left(&r) ||
-        (uint64_t)n + p->ranks_present != p->nranks) {
+    p->missing = rpio_array(&r, &p->n_missing, UINT32_MAX, 4u, 1, sizeof *p->missing, "MISS", err,
+                            errlen);
+    if (!p->missing)
+        return -1;
+    uint32_t n = p->n_missing;
+    if ((uint64_t)n + p->ranks_present != p->nranks) {
         rp_seterr(err, errlen, "corrupt MISS section (%u missing, %u of %u present)", n,
                p->ranks_present, p->nranks);
         return -1;
     }
-    p->missing = malloc((size_t)(n ? n : 1) * sizeof *p->missing);
-    if (!p->missing) {
-        rp_seterr(err, errlen, "out of memory");
-        return -1;
-    }
-    p->n_missing = n;
     for (uint32_t i = 0; i < n; i++) {
         p->missing[i] = rpdec_u32(&r);
         if (p->missing[i] >= p->nranks || (i && p->missing[i] <= p->missing[i - 1])) {
@@ -189,17 +186,14 @@ static int dec_strs(const rp_section *s, rp_profile *p, char *err, size_t errlen
 {
     rpdec r;
     rpdec_init(&r, s->p, s->len);
-    uint32_t n = rpdec_u32(&r);
-    if (r.failed || n == 0 || (uint64_t)n * 4u > rpdec_left(&r)) {
-        rp_seterr(err, errlen, "corrupt STRS section (count %u)", n);
+    p->strs = rpio_array(&r, &p->n_strs, UINT32_MAX, 4u, 0, sizeof *p->strs, "STRS", err, errlen);
+    if (!p->strs)
+        return -1;
+    uint32_t n = p->n_strs;
+    if (n == 0) {
+        rp_seterr(err, errlen, "corrupt STRS section (no strings)");
         return -1;
     }
-    p->strs = calloc(n, sizeof *p->strs);
-    if (!p->strs) {
-        rp_seterr(err, errlen, "out of memory");
-        return -1;
-    }
-    p->n_strs = n;
     for (uint32_t i = 0; i < n; i++) {
         p->strs[i] = rpdec_str(&r, MAX_STR, 1);
         if (!p->strs[i]) {
@@ -218,17 +212,11 @@ static int dec_frms(const rp_section *s, rp_profile *p, char *err, size_t errlen
 {
     rpdec r;
     rpdec_init(&r, s->p, s->len);
-    uint32_t n = rpdec_u32(&r);
-    if (r.failed || (uint64_t)n * FRAME_BYTES != rpdec_left(&r)) {
-        rp_seterr(err, errlen, "corrupt FRMS section (count %u)", n);
+    p->frames = rpio_array(&r, &p->n_frames, UINT32_MAX, FRAME_BYTES, 1, sizeof *p->frames, "FRMS", err,
+                         errlen);
+    if (!p->frames)
         return -1;
-    }
-    p->frames = malloc((size_t)(n ? n : 1) * sizeof *p->frames);
-    if (!p->frames) {
-        rp_seterr(err, errlen, "out of memory");
-        return -1;
-    }
-    p->n_frames = n;
+    uint32_t n = p->n_frames;
     for (uint32_t i = 0; i < n; i++) {
         rp_pframe *f = &p->frames[i];
         f->func = rpdec_u32(&r);
@@ -246,17 +234,11 @@ static int dec_syms(const rp_section *s, rp_profile *p, char *err, size_t errlen
 {
     rpdec r;
     rpdec_init(&r, s->p, s->len);
-    uint32_t n = rpdec_u32(&r);
-    if (r.failed || (uint64_t)n * SYM_BYTES != rpdec_left(&r)) {
-        rp_seterr(err, errlen, "corrupt SYMS section (count %u)", n);
+    p->syms = rpio_array(&r, &p->n_syms, UINT32_MAX, SYM_BYTES, 1, sizeof *p->syms, "SYMS", err,
+                         errlen);
+    if (!p->syms)
         return -1;
-    }
-    p->syms = malloc((size_t)(n ? n : 1) * sizeof *p->syms);
-    if (!p->syms) {
-        rp_seterr(err, errlen, "out of memory");
-        return -1;
-    }
-    p->n_syms = n;
+    uint32_t n = p->n_syms;
     for (uint32_t i = 0; i < n; i++) {
         rp_psym *y = &p->syms[i];
         y->kind = rpdec_u32(&r);

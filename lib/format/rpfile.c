@@ -435,18 +435,12 @@ static int dec_mods(const rp_section *s, rp_rankdata *d, char *err, size_t errle
 {
     rpdec r;
     rpdec_init(&r, s->p, s->len);
-    uint32_t n = rpdec_u32(&r);
     /* a module takes at least 4 + 1 + 1 bytes */
-    if (r.failed || n > MAX_MODULES || (uint64_t)n * 6u > rpdec_left(&r)) {
-        rp_seterr(err, errlen, "corrupt MODS section (count %u)", n);
+    d->modules = rpio_array(&r, &d->n_modules, MAX_MODULES, 6u, 0, sizeof *d->modules, "MODS",
+                            err, errlen);
+    if (!d->modules)
         return -1;
-    }
-    d->modules = calloc(n ? n : 1, sizeof *d->modules);
-    if (!d->modules) {
-        rp_seterr(err, errlen, "out of memory for modules");
-        return -1;
-    }
-    d->n_modules = n;
+    uint32_t n = d->n_modules;
     for (uint32_t i = 0; i < n; i++) {
         rp_module *m = &d->modules[i];
         m->path = rpdec_str(&r, MAX_PATH_LEN, 0);
@@ -466,17 +460,11 @@ static int dec_mpin(const rp_section *s, rp_rankdata *d, char *err, size_t errle
 {
     rpdec r;
     rpdec_init(&r, s->p, s->len);
-    uint32_t n = rpdec_u32(&r);
-    if (r.failed || n > MAX_MPI_NAMES || (uint64_t)n * 5u > rpdec_left(&r)) {
-        rp_seterr(err, errlen, "corrupt MPIN section (count %u)", n);
+    d->mpi_names = rpio_array(&r, &d->n_mpi_names, MAX_MPI_NAMES, 5u, 0, sizeof *d->mpi_names,
+                              "MPIN", err, errlen);
+    if (!d->mpi_names)
         return -1;
-    }
-    d->mpi_names = calloc(n ? n : 1, sizeof *d->mpi_names);
-    if (!d->mpi_names) {
-        rp_seterr(err, errlen, "out of memory for MPI names");
-        return -1;
-    }
-    d->n_mpi_names = n;
+    uint32_t n = d->n_mpi_names;
     for (uint32_t i = 0; i < n; i++) {
         d->mpi_names[i] = rpdec_str(&r, MAX_MPI_NAME, 0);
         if (!d->mpi_names[i]) {

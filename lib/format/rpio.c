@@ -52,6 +52,24 @@ int rpio_commit(rpenc *e, const char *path)
     return rc;
 }
 
+void *rpio_array(rpdec *r, uint32_t *n, uint32_t max_n, uint64_t item_bytes, int exact,
+                 size_t elem_size, const char *what, char *err, size_t errlen)
+{
+    uint32_t c = rpdec_u32(r);
+    uint64_t need = (uint64_t)c * item_bytes, left = rpdec_left(r);
+    if (r->failed || c > max_n || need > left || (exact && need != left)) {
+        rp_seterr(err, errlen, "corrupt %s section (count %u)", what, c);
+        return NULL;
+    }
+    void *a = calloc(c ? c : 1, elem_size);
+    if (!a) {
+        rp_seterr(err, errlen, "out of memory for %s section (%u entries)", what, c);
+        return NULL;
+    }
+    *n = c;
+    return a;
+}
+
 void rpio_sparse_begin(rpenc *e, const int64_t *metrics, uint32_t rows, uint32_t cols)
 {
     size_t nm = (size_t)rows * cols;

@@ -28,6 +28,14 @@ int rpio_open(const char *path, const char magic[8], uint32_t version, const rp_
  * buffer.  0 or -1 with errno (ENOMEM when an allocation failed earlier). */
 int rpio_commit(rpenc *e, const char *path);
 
+/* A counted array: u32 count, then count records of at least item_bytes
+ * each (exactly, when exact).  Checks the count against max_n and the bytes
+ * left before allocating count elements of elem_size (zeroed; one when the
+ * count is 0, so NULL always means failure).  Sets *n; NULL with a reason
+ * ("corrupt WHAT section (count N)") on failure. */
+void *rpio_array(rpdec *r, uint32_t *n, uint32_t max_n, uint64_t item_bytes, int exact,
+                 size_t elem_size, const char *what, char *err, size_t errlen);
+
 /* Sparse table: u32 rows, u32 columns, u64 non-zero count, then the caller's
  * per-row records, then (u32 row, u32 column, i64 value) for every non-zero
  * metric in row-major order. */

@@ -1,5 +1,6 @@
 /* report_json.c - rp-report --format json: one JSON object (SPEC §4). */
 #include "report.h"
+#include "warnings.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -85,6 +86,40 @@ static int hot_list(FILE *f, const rp_profile *p, uint32_t col, uint32_t top)
     return 0;
 }
 
+/* "warnings": one object per loss counter (lib/core/counters.def) and per
+ * other reason the numbers are incomplete; the same list the text shows. */
+static int warnings_json(FILE *f, const rp_profile *p)
+{
+    uint32_t n = p->n_counters;
+    rp_warning *w = malloc((n ? n : 1) * sizeof *w);
+    if (!w)
+        return -1;
+    uint32_t m = report_warnings(p->counters, n, w, n);
+    int first = 1;
+    for (uint32_t i = 0; i < m; i++, first = 0) {
+        char name[sizeof p->counters[0].name + 1];
+        snprintf(name, sizeof name, "%.*s", (int)sizeof p->counters[0].name, w[i].counter);
+        fputs(first ? "{\"counter\": " : ", {\"counter\": ", f);
+        jstr(f, name);
+        fprintf(f, ", \"value\": %llu, \"message\": ", (unsigned long long)w[i].value);
+        jstr(f, w[i].meaning);
+        fputs(", \"remedy\": ", f);
+        jstr(f, w[i].remedy);
+        fputc('}', f);
+    }
+    free(w);
+    if (p->n_missing) {
+        fprintf(f, "%s{\"counter\": null, \"value\": %u, \"message\": \"ranks missing or "
+                   "unreadable: the profiles cover the other ranks only\", \"remedy\": \"\"}",
+                first ? "" : ", ", p->n_missing);
+        first = 0;
+    }
+    if (p->stats.nphases == 0)
+        fprintf(f, "%s{\"counter\": null, \"value\": 0, \"message\": \"no phase completed; "
+                   "path costs are 0\", \"remedy\": \"\"}", first ? "" : ", ");
+    return 0;
+}
+
 int report_json(FILE *f, const rp_profile *p, const rp_report_opts *o)
 {
     const rp_phasestats *st = &p->stats;
@@ -116,7 +151,10 @@ int report_json(FILE *f, const rp_profile *p, const rp_report_opts *o)
         jstr(f, p->counters[i].name);
         fprintf(f, ": %llu", (unsigned long long)p->counters[i].value);
     }
-    fputs("}, \"paths\": [", f);
+    fputs("}, \"warnings\": [", f);
+    if (warnings_json(f, p) != 0)
+        return -1;
+    fputs("], \"paths\": [", f);
     for (uint32_t j = 0; j < p->k; j++) {
         fputs(j ? ", {\"percentile\": " : "{\"percentile\": ", f);
         jnum(f, report_percentile(j, p->k));

@@ -7,6 +7,7 @@
  *   path and the difference metrics 100%-0% and between the two middle
  *   paths (paper Fig. 2). */
 #include "report.h"
+#include "warnings.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -37,16 +38,6 @@ static void label(char *buf, size_t n, const rp_profile *p, uint32_t func, uint3
         snprintf(buf, n, "%s", fn);
 }
 
-static int warn_counter(const char *name)
-{
-    static const char *const bad[] = {"drop", "overflow", "evict", "clamp", "lost", "fail",
-                                      "trunc", "error"};
-    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
-        if (strstr(name, bad[i]))
-            return 1;
-    return 0;
-}
-
 static void header(FILE *f, const rp_profile *p)
 {
     const rp_phasestats *st = &p->stats;
@@ -69,10 +60,8 @@ static void header(FILE *f, const rp_profile *p)
         fputs(p->n_missing > 16 ? " ...\n" : "\n", f);
         fputs("           profiles below cover the other ranks only\n", f);
     }
-    for (uint32_t i = 0; i < p->n_counters; i++)
-        if (p->counters[i].value && warn_counter(p->counters[i].name))
-            fprintf(f, "  warning: %s = %llu (summed over ranks)\n", p->counters[i].name,
-                    (unsigned long long)p->counters[i].value);
+    /* every loss counter of lib/core/counters.def, with meaning and remedy */
+    report_warnings_print(f, "  ", p->counters, p->n_counters);
     if (st->nphases == 0)
         fputs("  warning: no phase completed; path costs are 0\n", f);
 }

@@ -5,6 +5,7 @@
 #include "paths.h"
 #include "profile.h"
 #include "report.h"
+#include "warnings.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -236,6 +237,16 @@ int main(int argc, char **argv)
         rp_run run;
         if (run_load(arg, "rp-report", &run) != 0)
             return 1;
+        /* the loss counters of the rank files: on stderr (critpath and
+         * --check have fixed line formats), and as DOT comments in dot */
+        rp_counter *ctr = NULL;
+        int32_t nctr = report_sum_counters(run.rd, run.present, run.nranks, &ctr);
+        if (nctr > 0) {
+            report_warnings_print(stderr, "rp-report: ", ctr, (uint32_t)nctr);
+            if (!strcmp(fmt, "dot") && !check)
+                report_warnings_print(out, "// ", ctr, (uint32_t)nctr);
+        }
+        free(ctr);
         int rc = check ? report_check(out, &run, 1000)
                  : !strcmp(fmt, "critpath") ? report_critpath(out, &run)
                                             : report_dot(out, &run);
@@ -273,10 +284,13 @@ int main(int argc, char **argv)
     int rc;
     if (!strcmp(fmt, "json"))
         rc = report_json(out, &p, &o);
-    else if (!strcmp(fmt, "folded"))
+    else if (!strcmp(fmt, "folded")) {
+        /* folded lines are "stack VALUE" only (flamegraph.pl, speedscope):
+         * the warnings go to stderr */
+        report_warnings_print(stderr, "rp-report: ", p.counters, p.n_counters);
         rc = report_folded(out, &p, o.path_col >= 0 ? (uint32_t)o.path_col
                                                     : RP_MET_PATH0 + o.path);
-    else {
+    } else {
         rc = report_text(out, &p, &o);
         if (rc == 0 && have_run)
             rc = report_paths_text(out, &run, 24, 20);

@@ -72,6 +72,8 @@ bad RP_BUFFER 255
 bad RP_BUFFER 65537
 bad RP_EAGER_LIMIT 255
 bad RP_CCT_NODES 0
+bad RP_CCT_NODES 1            # issue 15: below the minimum of 2
+bad RP_CCT_NODES 300000000    # issue 15: above 2^28
 bad RP_CHECKPOINT 31536001
 for val in "" -1 2 abc " 1" 1x; do
     bad RP_THREADS "$val"

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/counters.h"
 #include "core/phasestats.h"
 #include "format/rpfile.h"
 
@@ -162,6 +163,20 @@ static void phase_costs(const int64_t *c)
 {
     for (uint32_t r = 0; r < NR; r++)
         phasestats_add(&R[r].d.stats, c);
+}
+
+/* Every counter of lib/core/counters.def on rank 0, row i = i+1, so the
+ * views that read rank files (dot, critpath, --check) can be checked to
+ * warn about each loss counter. */
+static void all_counters(void)
+{
+    static rp_counter all[RP_CNT__N];
+    for (uint32_t i = 0; i < RP_CNT__N; i++) {
+        snprintf(all[i].name, sizeof all[i].name, "%s", rp_counter_table[i].name);
+        all[i].value = i + 1;
+    }
+    R[0].d.counters = all;
+    R[0].d.n_counters = RP_CNT__N;
 }
 
 static int write_all(const char *dir)
@@ -311,6 +326,10 @@ int main(int argc, char **argv)
         mixed(RP_MODE_TRACE);
     else if (!strcmp(s, "mixed-path"))
         mixed(RP_MODE_PATH);
+    else if (!strcmp(s, "losses-path")) {
+        mixed(RP_MODE_PATH);
+        all_counters();
+    }
     else {
         fprintf(stderr, "mkpathfiles: unknown scenario '%s'\n", s);
         return 2;

@@ -2,7 +2,12 @@
  * on stdout, as JSON, what rp-merge / rp-report must make of them.
  *
  *   mkrankfiles DIR NRANKS [--k K] [--extra N] [--skip R] [--corrupt R]
- *                          [--truncate R] [--bad-version R]
+ *                          [--truncate R] [--bad-version R] [--all-counters 1]
+ *
+ * --all-counters 1 writes every counter of lib/core/counters.def, row i with
+ * the value i+1 on every rank, and lists the table's loss counters in the
+ * expectations ("loss_counters", "info_counters") so a test can check that
+ * every report view warns about each of them, whatever the table holds.
  *
  * Frames point into this very program, at real addresses of the functions
  * below (offset = address - load bias from dl_iterate_phdr), so the
@@ -21,6 +26,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/counters.h"
 #include "core/phasestats.h"
 #include "format/rpfile.h"
 
@@ -52,6 +58,7 @@ NOINLINE uintptr_t rp_test_outer(void)
     return r;
 }
 
+static int all_counters;   /* --all-counters */
 static uintptr_t load_bias;
 static uint8_t build_id[64];
 static uint32_t build_id_len;
@@ -166,6 +173,15 @@ static void build_rank(builder *b, uint32_t r, uint32_t nranks, uint32_t k, uint
     ctr[1].value = 100 + r;
     d->counters = ctr;
     d->n_counters = 2;
+    if (all_counters) {   /* every row of the table, row i = i+1 */
+        static rp_counter all[RP_CNT__N];
+        for (uint32_t i = 0; i < RP_CNT__N; i++) {
+            snprintf(all[i].name, sizeof all[i].name, "%s", rp_counter_table[i].name);
+            all[i].value = i + 1;
+        }
+        d->counters = all;
+        d->n_counters = RP_CNT__N;
+    }
 
     static rp_module mods[3];
     mods[0].path = (char *)self;
@@ -288,6 +304,8 @@ int main(int argc, char **argv)
             corrupt[ncorrupt++] = v;
         else if (!strcmp(argv[i], "--truncate") && ntrunc < 64)
             trunc[ntrunc++] = v;
+        else if (!strcmp(argv[i], "--all-counters"))
+            all_counters = v != 0;
         else if (!strcmp(argv[i], "--bad-version") && nbadver < 64)
             badver[nbadver++] = v;
         else {
@@ -356,6 +374,19 @@ int main(int argc, char **argv)
     printf(" \"wall_ns\": %lld,\n", (long long)wall_max);
     printf(" \"counters\": {\"samples_dropped\": %llu, \"samples_taken\": %llu},\n",
            (unsigned long long)ctr_dropped, (unsigned long long)ctr_taken);
+    if (all_counters) {
+        for (int kind = 0; kind < 2; kind++) {
+            printf(" \"%s_counters\": {", kind ? "loss" : "info");
+            int first = 1;
+            for (uint32_t i = 0; i < RP_CNT__N; i++)
+                if (rp_counter_table[i].kind == (kind ? RP_CK_LOSS : RP_CK_INFO)) {
+                    printf("%s\"%s\": %llu", first ? "" : ", ", rp_counter_table[i].name,
+                           (unsigned long long)(i + 1) * good);
+                    first = 0;
+                }
+            printf("},\n");
+        }
+    }
     printf(" \"path_cost_ns\": [");
     for (uint32_t j = 0; j < k; j++)
         printf("%s%lld", j ? ", " : "", (long long)(10 - j) * 1000000 * 6);

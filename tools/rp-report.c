@@ -2,6 +2,7 @@
  * distribution, hotspots overall and on the paths, and the paths'
  * calling-context trees (text), or the same as JSON, or folded stacks. */
 #include "merge.h"
+#include "rpprof.h"   /* RPPROF_VERSION: configure's AC_INIT version */
 #include "paths.h"
 #include "profile.h"
 #include "report.h"
@@ -13,9 +14,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#ifndef PACKAGE_VERSION
-#define PACKAGE_VERSION "dev"
-#endif
 
 static const char usage_text[] =
     "Usage: rp-report [OPTION]... DIR|PROFILE\n"
@@ -185,7 +183,7 @@ int main(int argc, char **argv)
             fputs(usage_text, stdout);
             return 0;
         } else if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
-            printf("rp-report (rpprof) %s\n", PACKAGE_VERSION);
+            printf("rp-report (rpprof) %s\n", RPPROF_VERSION);
             return 0;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "rp-report: unknown option '%s' (try --help)\n", a);

@@ -1,6 +1,7 @@
 /* report_json.c - rp-report --format json: one JSON object (SPEC §4). */
 #include "report.h"
 #include "warnings.h"
+#include "precision.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -67,6 +68,7 @@ static double secs(int64_t ns) { return (double)ns / 1e9; }
 
 static int hot_list(FILE *f, const rp_profile *p, uint32_t col, uint32_t top)
 {
+    double w = precision_weight_ns(p);
     rp_hot *h;
     int32_t n = report_hot_lines(p, col, &h);
     if (n < 0)
@@ -79,6 +81,8 @@ static int hot_list(FILE *f, const rp_profile *p, uint32_t col, uint32_t top)
         jstr(f, p->strs[h[i].file]);
         fprintf(f, ", \"line\": %u, \"seconds\": ", h[i].line);
         jnum(f, secs(h[i].ns));
+        fputs(", \"samples\": ", f);
+        jnum(f, round(precision_samples(w, h[i].ns)));
         fputc('}', f);
     }
     fputc(']', f);
@@ -144,6 +148,11 @@ int report_json(FILE *f, const rp_profile *p, const rp_report_opts *o)
     jnum(f, secs(report_total(p, RP_MET_RANK)));
     fputs(", \"mpi_seconds\": ", f);
     jnum(f, secs(report_total(p, RP_MET_MPI)));
+    /* sample counts are estimated: time / mean sample weight (precision.h) */
+    double w = precision_weight_ns(p);
+    fprintf(f, ", \"samples\": %llu, \"sample_weight_seconds\": ",
+            (unsigned long long)profile_counter(p, "samples"));
+    jnum(f, w / 1e9);
     fputs(", \"counters\": {", f);
     for (uint32_t i = 0; i < p->n_counters; i++) {
         if (i)
@@ -172,6 +181,8 @@ int report_json(FILE *f, const rp_profile *p, const rp_report_opts *o)
         jnum(f, have ? secs(st->max_ns[j]) : 0.0);
         fputs(", \"sampled_seconds\": ", f);
         jnum(f, secs(report_total(p, RP_MET_PATH0 + j)));
+        fputs(", \"samples\": ", f);
+        jnum(f, round(precision_samples(w, report_total(p, RP_MET_PATH0 + j))));
         fputs(", \"top\": ", f);
         if (hot_list(f, p, RP_MET_PATH0 + j, o->top) != 0)
             return -1;

@@ -14,7 +14,14 @@
 typedef struct rp_hot {
     uint32_t func, file, line;   /* string ids */
     int64_t  ns;
+    uint32_t kind;   /* FRAMES_* (frames.h): CODE as is; PROFILER: func is the
+                        outermost rpprof frame (show frames_display); NOSYM:
+                        func is the module's string id, every address of the
+                        module summed in one row */
 } rp_hot;
+
+/* The name a hotspot row shows (frames_display for grouped rows). */
+void report_hot_name(const rp_profile *p, const rp_hot *h, char *out, size_t n);
 
 /* Sorted largest first (ties by name), zero entries dropped.  *out is
  * malloc'd; returns the count or -1 on ENOMEM. */
@@ -22,6 +29,9 @@ int32_t report_hot_lines(const rp_profile *p, uint32_t col, rp_hot **out);
 int32_t report_hot_funcs(const rp_profile *p, uint32_t col, rp_hot **out);
 int64_t report_total(const rp_profile *p, uint32_t col);
 
+/* View nodes: a profiler frame's whole subtree is folded into it (shown as
+ * the MPI call it wraps); the addresses of a module without symbols under
+ * one parent are one node. */
 typedef struct rp_vnode {
     uint32_t parent;       /* UINT32_MAX for the root */
     uint32_t sym;          /* a representative symbol (display is identical) */

@@ -2,6 +2,7 @@
 #include "report.h"
 #include "warnings.h"
 #include "precision.h"
+#include "frames.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -76,9 +77,14 @@ static int hot_list(FILE *f, const rp_profile *p, uint32_t col, uint32_t top)
     fputc('[', f);
     for (int32_t i = 0; i < n && (uint32_t)i < top; i++) {
         fputs(i ? ", {\"function\": " : "{\"function\": ", f);
-        jstr(f, p->strs[h[i].func]);
+        char name[600];
+        report_hot_name(p, &h[i], name, sizeof name);
+        jstr(f, name);
         fputs(", \"file\": ", f);
-        jstr(f, p->strs[h[i].file]);
+        /* grouped rows (rpprof wrapper, module without symbols) have no
+         * line; a module's row names the module as its file */
+        jstr(f, h[i].kind == FRAMES_NOSYM ? p->strs[h[i].func]
+                : h[i].kind == FRAMES_PROFILER ? "" : p->strs[h[i].file]);
         fprintf(f, ", \"line\": %u, \"seconds\": ", h[i].line);
         jnum(f, secs(h[i].ns));
         fputs(", \"samples\": ", f);

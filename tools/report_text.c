@@ -10,6 +10,7 @@
 #include "warnings.h"
 #include "names.h"
 #include "precision.h"
+#include "frames.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,17 @@ static void label(char *buf, size_t n, const rp_profile *p, uint32_t func, uint3
                   uint32_t line, size_t w)
 {
     names_label(buf, n, p->strs[func], p->strs[file], line, w);
+}
+
+/* a hotspot row's name: grouped rows (rpprof, no symbols) by frames.c */
+static void hot_label(char *buf, size_t n, const rp_profile *p, const rp_hot *h, int by_func,
+                      size_t w)
+{
+    if (h->kind != FRAMES_CODE) {
+        report_hot_name(p, h, buf, n);
+        return;
+    }
+    label(buf, n, p, h->func, by_func ? 0 : h->file, by_func ? 0 : h->line, w);
 }
 
 static void header(FILE *f, const rp_profile *p)
@@ -115,11 +127,9 @@ static int hotspots(FILE *f, const rp_profile *p, const rp_report_opts *o, int b
         /* function lists: name only (the file is noise); the left column is
          * fitted to NAME_W keeping file:line, the right one is whole */
         if (i < (uint32_t)na)
-            label(la, sizeof la, p, a[i].func, by_func ? 0 : a[i].file, by_func ? 0 : a[i].line,
-                  NAME_W);
+            hot_label(la, sizeof la, p, &a[i], by_func, NAME_W);
         if (i < (uint32_t)nb)
-            label(lb, sizeof lb, p, b[i].func, by_func ? 0 : b[i].file, by_func ? 0 : b[i].line,
-                  0);
+            hot_label(lb, sizeof lb, p, &b[i], by_func, 0);
         if (i < (uint32_t)na)
             fprintf(f, "  %9.3f %5.1f%% %7.0f  %-*s |", secs(a[i].ns), pct(a[i].ns, ta),
                     precision_samples(w, a[i].ns), NAME_W, la);
@@ -195,9 +205,17 @@ static void tree_row(treectx *t, uint32_t node, uint32_t depth)
         fputs("<program>\n", f);
         return;
     }
-    const rp_psym *y = &p->syms[t->v->nodes[node].sym];
+    uint32_t sym = t->v->nodes[node].sym;
+    const rp_psym *y = &p->syms[sym];
     const rp_pframe *in = &p->frames[y->first + y->n - 1];
     char lb[1024];
+    uint32_t kind = frames_kind(p, sym);
+    if (kind != FRAMES_CODE) {   /* rpprof's wrapper and below; a module without symbols */
+        frames_display(lb, sizeof lb, kind, p->strs[p->frames[y->first].func],
+                       p->strs[y->module]);
+        fprintf(f, "%s\n", lb);
+        return;
+    }
     label(lb, sizeof lb, p, in->func, in->file, in->line, 0);
     fputs(lb, f);
     /* "[inlined into g]" says where the code physically is; not when g is

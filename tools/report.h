@@ -67,6 +67,13 @@ typedef struct rp_report_opts {
      * NULL: use the phase statistics */
     const int64_t *path_cost_ns;
     uint64_t       path_phases;
+    /* per-rank rows (report_ranks.h) when the rank files were read; NULL
+     * for a merged profile alone */
+    const struct rp_rankrow *ranks;
+    uint32_t       nranks_rows;
+    /* path and trace modes: the rank files' full paths (paths.h), for the
+     * per-phase view; NULL otherwise */
+    const struct rp_run *run;
 } rp_report_opts;
 
 int report_text(FILE *f, const rp_profile *p, const rp_report_opts *o);

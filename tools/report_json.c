@@ -3,6 +3,9 @@
 #include "warnings.h"
 #include "precision.h"
 #include "frames.h"
+#include "report_ranks.h"
+#include "report_sites.h"
+#include "report_phases.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -200,6 +203,18 @@ int report_json(FILE *f, const rp_profile *p, const rp_report_opts *o)
     fputs(", \"mpi_hotspots\": ", f);
     if (hot_list(f, p, RP_MET_MPI, o->top) != 0)
         return -1;
+    fputs(", \"mpi_call_sites\": ", f);
+    if (sites_json(f, p, o->top, jstr) != 0)
+        return -1;
+    if (o->ranks) {
+        fputs(", \"per_rank\": ", f);
+        ranks_json(f, o->ranks, o->nranks_rows);
+    }
+    if (o->run) {
+        fputs(", \"phases_by_spread\": ", f);
+        if (phases_json(f, o->run, o->top) != 0)
+            return -1;
+    }
     fputs("}\n", f);
     return ferror(f) ? -1 : 0;
 }

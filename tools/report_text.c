@@ -11,6 +11,8 @@
 #include "names.h"
 #include "precision.h"
 #include "frames.h"
+#include "report_ranks.h"
+#include "report_sites.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -328,6 +330,10 @@ int report_text(FILE *f, const rp_profile *p, const rp_report_opts *o)
         fprintf(f, "  including %llu samples of other threads (their CPU time, charged to the "
                    "main thread's tasks:\n  with threads a path's samples can exceed its cost)\n",
                 (unsigned long long)thr);
+    if (o->ranks)
+        ranks_text(f, o->ranks, o->nranks_rows, o->top < 8 ? o->top : 8);
+    if (sites_text(f, p, o->top) != 0)
+        return -1;
     if (sampled == 0 && report_total(p, RP_MET_PATH0) == 0) {
         fputs("  no samples (sampling off, or the run was too short for one period)\n", f);
         return ferror(f) ? -1 : 0;

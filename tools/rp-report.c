@@ -8,6 +8,8 @@
 #include "report.h"
 #include "report_critpath.h"
 #include "report_dot.h"
+#include "report_phases.h"
+#include "report_ranks.h"
 #include "warnings.h"
 
 #include <errno.h>
@@ -144,7 +146,7 @@ int main(int argc, char **argv)
     int check = 0, digits_set = 0;
     uint32_t digits = 0;
     int64_t phase = -1;
-    rp_report_opts o = {10, 0, -1, 1.0, NULL, 0};
+    rp_report_opts o = {.top = 10, .path = 0, .path_col = -1, .threshold = 1.0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *val = NULL;
@@ -299,16 +301,27 @@ int main(int argc, char **argv)
         run_load(arg, "rp-report", &run) == 0) {
         have_run = 1;
         slot = calloc(run.k, sizeof *slot);
+        o.run = &run;
         if (slot && run.nphases > 0 && run.k == p.k) {
             run_slot_costs(&run, slot);
             o.path_cost_ns = slot;
             o.path_phases = run.nphases;
         }
     }
+    /* per-rank rows from the rank files (text and JSON) */
+    rp_rankrow *rows = NULL;
+    if (isdir && strcmp(fmt, "folded")) {
+        int32_t nr = ranks_load(arg, p.nranks, &rows);
+        if (nr > 0) {
+            o.ranks = rows;
+            o.nranks_rows = (uint32_t)nr;
+        }
+    }
     if (o.path >= p.k) {
         fprintf(stderr, "rp-report: --path %u out of range: this profile has k=%u paths (0..%u)\n",
                 o.path, p.k, p.k - 1);
         profile_free(&p);
+        free(rows);
         return 2;
     }
     int rc;
@@ -323,9 +336,12 @@ int main(int argc, char **argv)
     } else {
         rc = report_text(out, &p, &o);
         if (rc == 0 && have_run)
+            rc = phases_text(out, &run, o.top);
+        if (rc == 0 && have_run)
             rc = report_paths_text(out, &run, 24, 20);
     }
     profile_free(&p);
+    free(rows);
     free(slot);
     if (have_run)
         run_free(&run);

@@ -97,6 +97,18 @@ col = exp["col_ns"]
 check(close(sum(e["seconds"] for e in j["hotspots"]), col[0] / 1e9), "hotspots sum = column 0")
 check(close(j["sampled_seconds"], col[0] / 1e9), "sampled_seconds")
 check(close(j["mpi_seconds"], col[1] / 1e9), "mpi_seconds")
+# per-rank view: one row per readable rank, adding up to the columns
+pr = j.get("per_rank", [])
+check(sorted(r["rank"] for r in pr) == [0, 1, 3], "per_rank rows: %s" % [r["rank"] for r in pr])
+check(close(sum(r["task_seconds"] for r in pr), col[0] / 1e9)
+      and close(sum(r["mpi_seconds"] for r in pr), col[1] / 1e9), "per_rank sums = columns 0, 1")
+check(all(close(r["wall_seconds"], (2000000000 + r["rank"] * 1000) / 1e9) for r in pr),
+      "per_rank wall")
+# MPI time by call site: all of it in MPI_Wait called from rp_test_caller
+cs = j.get("mpi_call_sites", [])
+check(len(cs) == 1 and cs[0]["call"] == "MPI_Wait" and cs[0]["function"] == "rp_test_caller"
+      and cs[0]["line"] == marker["rp_test_caller"] and close(cs[0]["seconds"], col[1] / 1e9),
+      "mpi_call_sites: %s" % cs)
 for i, p in enumerate(paths):
     check(close(sum(e["seconds"] for e in p["top"]), col[2 + i] / 1e9),
           "path %d top sum = column %d" % (i, 2 + i))
@@ -176,7 +188,9 @@ for s in ("Path-length distribution", "missing or unreadable: 2 4 5 6", "samples
 
 # the same profile through the file, and a stale profile.rpm
 rc, out2, err = run(REPORT, "--format", "json", "--top", "100000", os.path.join(d, "profile.rpm"))
-check(rc == 0 and json.loads(out2) == j, "reading profile.rpm directly gives the same report")
+# (per_rank needs the rank files: a profile.rpm alone has sums only)
+check(rc == 0 and json.loads(out2) == {x: v for x, v in j.items() if x != "per_rank"},
+      "reading profile.rpm directly gives the same report")
 future = time.time() + 5
 os.utime(os.path.join(d, "rank-00001.rpp"), (future, future))
 rc, out3, err = run(REPORT, "--format", "json", "--top", "100000", d)

@@ -217,6 +217,19 @@ for s in assign-path assign-trace; do
         fail "$s: dot --phase 2 (out of range) not refused"
     fi
 done
+# per-phase view: phases by spread, from the path summaries (the --check
+# table above: phase 0 2.4 s / 0.600002 s, phase 1 2.0 s / 0.00003 s)
+if "$report" --format json "$work/assign-trace" 2>/dev/null | python3 -c '
+import json, sys
+v = json.load(sys.stdin)["phases_by_spread"]
+assert [x["phase"] for x in v] == [1, 0], v
+assert abs(v[0]["spread_seconds"] - 1.99997) < 1e-9 and abs(v[1]["spread_seconds"] - 1.799998) < 1e-9, v
+assert v[0]["start_seconds"] == 2.4 and v[1]["start_seconds"] == 0, v
+' && "$report" "$work/assign-trace" 2>/dev/null | grep -q "Phases with the largest spread"; then
+    ok "phases by spread (json and text)"
+else
+    fail "phases by spread"
+fi
 if "$report" --format text --phase 0 "$work/assign-path" >/dev/null 2>&1; then
     fail "--phase accepted for text"
 fi

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "format/rpfile.h"
+#include "rankfiles.h"
 
 static int64_t col_total(const rp_rankdata *d, uint32_t col)
 {
@@ -18,34 +19,37 @@ static int64_t col_total(const rp_rankdata *d, uint32_t col)
 int32_t ranks_load(const char *dir, uint32_t nranks, rp_rankrow **out)
 {
     *out = NULL;
-    rp_rankrow *v = calloc(nranks ? nranks : 1, sizeof *v);
-    if (!v)
+    uint32_t *rk, nf;
+    char **paths;
+    if (rankfiles_list(dir, &rk, &paths, &nf) != 0)
         return -1;
-    uint32_t n = 0;
-    size_t plen = strlen(dir) + 32;
-    char *path = malloc(plen);
-    if (!path) {
-        free(v);
+    rp_rankrow *v = calloc(nf ? nf : 1, sizeof *v);
+    if (!v) {
+        rankfiles_free(rk, paths, nf);
         return -1;
     }
-    for (uint32_t r = 0; r < nranks; r++) {
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < nf; i++) {
         rp_rankdata d;
         char err[256];
-        snprintf(path, plen, "%s/rank-%05u.rpp", dir, r);
-        if (rpfile_read(path, &d, err, sizeof err) != 0)
+        /* unreadable or foreign files: the merge has said so already */
+        if (rpfile_read(paths[i], &d, err, sizeof err) != 0 || d.rank != rk[i] ||
+            d.rank >= nranks) {
+            rpfile_free(&d);
             continue;
+        }
         rp_rankrow *x = &v[n++];
         x->rank = d.rank;
         snprintf(x->host, sizeof x->host, "%.63s", d.host);
         x->wall_ns = d.wall_ns;
         x->task_ns = col_total(&d, RP_MET_RANK);
         x->mpi_ns = col_total(&d, RP_MET_MPI);
-        for (uint32_t i = 0; i < d.n_counters; i++)
-            if (!strncmp(d.counters[i].name, "samples", sizeof d.counters[i].name))
-                x->samples = d.counters[i].value;
+        for (uint32_t c = 0; c < d.n_counters; c++)
+            if (!strncmp(d.counters[c].name, "samples", sizeof d.counters[c].name))
+                x->samples = d.counters[c].value;
         rpfile_free(&d);
     }
-    free(path);
+    rankfiles_free(rk, paths, nf);
     *out = v;
     return (int32_t)n;
 }

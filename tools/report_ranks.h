@@ -16,7 +16,7 @@ typedef struct rp_rankrow {
     uint64_t samples;      /* the rank's "samples" counter (task and MPI) */
 } rp_rankrow;
 
-/* Read DIR/rank-NNNNN.rpp for ranks 0..nranks-1 (unreadable ones are left
+/* Read the rank files of DIR (rankfiles.h) for ranks 0..nranks-1 (unreadable ones are left
  * out: the header already warns about them).  *out is malloc'd; returns
  * the number of rows or -1 on ENOMEM. */
 int32_t ranks_load(const char *dir, uint32_t nranks, rp_rankrow **out);

@@ -10,6 +10,7 @@
 #include "report_dot.h"
 #include "report_phases.h"
 #include "report_ranks.h"
+#include "rankfiles.h"
 #include "warnings.h"
 
 #include <errno.h>
@@ -108,7 +109,7 @@ static int load(const char *arg, rp_profile *p)
         return 0;
     }
     uint32_t nrank;
-    int64_t newest = merge_newest_rankfile(arg, &nrank);
+    int64_t newest = rankfiles_newest(arg, &nrank);
     if (newest < 0) {
         fprintf(stderr, "rp-report: %s: %s\n", arg, strerror(errno));
         return -1;

@@ -15,12 +15,13 @@ typedef struct rp_merge_opts {
  * -1 if none (a reason printed). */
 int merge_dir(const char *dir, const rp_merge_opts *o, rp_profile *out);
 
-/* The rank files of DIR (rank-<digits>.rpp), sorted by rank: ranks[i] and
- * the malloc'd path "DIR/name" paths[i] (free each and both arrays).
- * 0, or -1 with errno. */
-int merge_list_rankfiles(const char *dir, uint32_t **ranks, char ***paths, uint32_t *n);
-
-/* Newest mtime (ns) of DIR's rank files, 0 if none; -1 if DIR unreadable. */
-int64_t merge_newest_rankfile(const char *dir, uint32_t *count);
+/* Finding the rank files lives in rankfiles.h.  The old name stays for
+ * tools/paths.c until it calls rankfiles_list itself. */
+#include "rankfiles.h"
+static inline int merge_list_rankfiles(const char *dir, uint32_t **ranks, char ***paths,
+                                       uint32_t *n)
+{
+    return rankfiles_list(dir, ranks, paths, n);
+}
 
 #endif

@@ -1,6 +1,9 @@
 /* report.c - aggregation for rp-report: totals, hotspots, the view tree. */
 #include "report.h"
 #include "strtab.h"
+#include "frames.h"
+
+#include <stdio.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +40,8 @@ static int cmp_hot(const void *a, const void *b)
     const rp_hot *x = a, *y = b;
     if (x->ns != y->ns)
         return x->ns > y->ns ? -1 : 1;
+    if (x->kind != y->kind)
+        return x->kind < y->kind ? -1 : 1;
     if (x->func != y->func)
         return x->func < y->func ? -1 : 1;
     if (x->file != y->file)
@@ -65,11 +70,25 @@ static int32_t hot(const rp_profile *p, uint32_t col, int by_func, rp_hot **out)
         if (ns == 0)
             continue;
         const rp_pframe *f = report_leaf_frame(p, p->nodes[i].sym);
-        uint32_t key[3] = {f->func, by_func ? 0 : f->file, by_func ? 0 : f->line};
+        uint32_t kind = p->nodes[i].sym < p->n_syms ? frames_kind(p, p->nodes[i].sym) : 0;
+        rp_pframe g = *f;
+        if (kind == FRAMES_PROFILER) {
+            /* the outermost rpprof frame above: the wrapper the time was in */
+            uint32_t top = i;
+            while (p->nodes[top].parent != 0 && p->nodes[top].parent != UINT32_MAX &&
+                   frames_kind(p, p->nodes[p->nodes[top].parent].sym) == FRAMES_PROFILER)
+                top = p->nodes[top].parent;
+            g = (rp_pframe){p->frames[p->syms[p->nodes[top].sym].first].func, 0, 0};
+        } else if (kind == FRAMES_NOSYM) {
+            g = (rp_pframe){p->syms[p->nodes[i].sym].module, 0, 0};
+        }
+        f = &g;
+        uint32_t key[4] = {f->func, by_func ? 0 : f->file, by_func ? 0 : f->line, kind};
         uint32_t j = (uint32_t)rp_hash_bytes(key, sizeof key, 7) & (nslots - 1);
         while (slots[j]) {
             rp_hot *h = &v[slots[j] - 1];
-            if (h->func == key[0] && (by_func || (h->file == key[1] && h->line == key[2])))
+            if (h->func == key[0] && h->kind == kind &&
+                (by_func || (h->file == key[1] && h->line == key[2])))
                 break;
             j = (j + 1) & (nslots - 1);
         }
@@ -78,7 +97,7 @@ static int32_t hot(const rp_profile *p, uint32_t col, int by_func, rp_hot **out)
             h->ns = ns > INT64_MAX - h->ns ? INT64_MAX : h->ns + ns;
         } else {
             /* by function: keep the file of the first line seen, line 0 */
-            v[n] = (rp_hot){f->func, f->file, by_func ? 0 : f->line, ns};
+            v[n] = (rp_hot){f->func, f->file, by_func ? 0 : f->line, ns, kind};
             slots[j] = ++n;
         }
     }
@@ -86,6 +105,11 @@ static int32_t hot(const rp_profile *p, uint32_t col, int by_func, rp_hot **out)
     qsort(v, n, sizeof *v, cmp_hot);
     *out = v;
     return (int32_t)n;
+}
+
+void report_hot_name(const rp_profile *p, const rp_hot *h, char *out, size_t n)
+{
+    frames_display(out, n, h->kind, p->strs[h->func], p->strs[h->func]);
 }
 
 int32_t report_hot_lines(const rp_profile *p, uint32_t col, rp_hot **out)
@@ -159,6 +183,21 @@ int report_view(const rp_profile *p, rp_view *v)
             slots[j] = s + 1;
         canon[s] = slots[j] - 1;
     }
+    /* a module without symbols: all its addresses are one symbol (the
+     * first seen), found through a table indexed by the module's string */
+    uint32_t *first_of = malloc((size_t)(p->n_strs ? p->n_strs : 1) * sizeof *first_of);
+    if (!first_of)
+        goto out;
+    memset(first_of, 0xff, (size_t)(p->n_strs ? p->n_strs : 1) * sizeof *first_of);
+    for (uint32_t s = 0; s < p->n_syms; s++) {
+        if (frames_kind(p, s) != FRAMES_NOSYM || p->syms[s].module >= p->n_strs)
+            continue;
+        uint32_t *fo = &first_of[p->syms[s].module];
+        if (*fo == UINT32_MAX)
+            *fo = canon[s];
+        canon[s] = *fo;
+    }
+    free(first_of);
     memset(slots, 0, nslots * sizeof *slots);
     v->nm = nm;
     v->nodes[0] = (rp_vnode){UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, 0};
@@ -166,6 +205,17 @@ int report_view(const rp_profile *p, rp_view *v)
     map[0] = 0;
     for (uint32_t i = 1; i < n; i++) {
         uint32_t par = map[p->nodes[i].parent], sym = canon[p->nodes[i].sym];
+        /* inside rpprof (or a library without symbols) below a frame of
+         * the same kind: fold into that frame */
+        uint32_t kind = frames_kind(p, sym);
+        if (par != 0 && kind != FRAMES_CODE) {
+            uint32_t pk = frames_kind(p, v->nodes[par].sym);
+            if (pk == kind && (kind == FRAMES_PROFILER ||
+                               p->syms[v->nodes[par].sym].module == p->syms[sym].module)) {
+                map[i] = par;
+                continue;
+            }
+        }
         uint32_t key[2] = {par, sym};
         uint32_t j = (uint32_t)rp_hash_bytes(key, sizeof key, 3) & (nslots - 1);
         while (slots[j]) {

@@ -14,7 +14,14 @@
 typedef struct rp_hot {
     uint32_t func, file, line;   /* string ids */
     int64_t  ns;
+    uint32_t kind;   /* FRAMES_* (frames.h): CODE as is; PROFILER: func is the
+                        outermost rpprof frame (show frames_display); NOSYM:
+                        func is the module's string id, every address of the
+                        module summed in one row */
 } rp_hot;
+
+/* The name a hotspot row shows (frames_display for grouped rows). */
+void report_hot_name(const rp_profile *p, const rp_hot *h, char *out, size_t n);
 
 /* Sorted largest first (ties by name), zero entries dropped.  *out is
  * malloc'd; returns the count or -1 on ENOMEM. */
@@ -22,6 +29,9 @@ int32_t report_hot_lines(const rp_profile *p, uint32_t col, rp_hot **out);
 int32_t report_hot_funcs(const rp_profile *p, uint32_t col, rp_hot **out);
 int64_t report_total(const rp_profile *p, uint32_t col);
 
+/* View nodes: a profiler frame's whole subtree is folded into it (shown as
+ * the MPI call it wraps); the addresses of a module without symbols under
+ * one parent are one node. */
 typedef struct rp_vnode {
     uint32_t parent;       /* UINT32_MAX for the root */
     uint32_t sym;          /* a representative symbol (display is identical) */
@@ -57,6 +67,13 @@ typedef struct rp_report_opts {
      * NULL: use the phase statistics */
     const int64_t *path_cost_ns;
     uint64_t       path_phases;
+    /* per-rank rows (report_ranks.h) when the rank files were read; NULL
+     * for a merged profile alone */
+    const struct rp_rankrow *ranks;
+    uint32_t       nranks_rows;
+    /* path and trace modes: the rank files' full paths (paths.h), for the
+     * per-phase view; NULL otherwise */
+    const struct rp_run *run;
 } rp_report_opts;
 
 int report_text(FILE *f, const rp_profile *p, const rp_report_opts *o);

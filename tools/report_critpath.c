@@ -1,14 +1,16 @@
-/* report_critpath.c - rp-report --format critpath (the course assignment's
- * critPath.out), rp-report --check, and the task sequences of the text
+/* report_critpath.c - rp-report --format critpath (the critPath.out line
+ * format of SPEC §4), rp-report --check, and the task sequences of the text
  * report, all from the full paths of paths.c.
  *
  * critPath.out: one line per vertex ("MPI_Send 0": the function as MPI
  * spells it, a space, the world rank; -1 for MPI_Init, MPI_Finalize and
  * collectives) and one per edge (a task: its seconds rounded to the nearest
- * integer; a message: its payload bytes), alternating, from MPI_Init to
- * MPI_Finalize.  A path of phase q ends at the phase-ending collective and
+ * integer by default, as the format prescribes, or with --digits N
+ * decimals, which real codes need: their tasks are milliseconds; a message:
+ * its payload bytes), alternating, from MPI_Init to MPI_Finalize.  A path of phase q ends at the phase-ending collective and
  * the path of phase q+1 starts there, so that vertex is printed once. */
 #include "paths.h"
+#include "report_critpath.h"
 #include "symbols.h"
 
 #include <math.h>
@@ -88,6 +90,14 @@ static void free_paths(rp_fullpath *v, uint64_t n)
 
 int report_critpath(FILE *f, const rp_run *run)
 {
+    return report_critpath_digits(f, run, 0);
+}
+
+int report_critpath_digits(FILE *f, const rp_run *run, uint32_t digits)
+{
+    if (digits > 9)
+        digits = 9;
+    uint64_t tasks = 0, zero = 0;
     rp_graph g;
     memset(&g, 0, sizeof g);
     rp_fullpath *v;
@@ -122,14 +132,34 @@ int report_critpath(FILE *f, const rp_run *run)
                     vertex(f, step_fn(run, st, 0), st->rank);
                 }
             }
-            /* seconds rounded to the nearest integer, halves up */
             int64_t ns = st->task ? st->task->cost_ns : 0;
-            fprintf(f, "%lld\n", (long long)((ns + 500000000) / 1000000000));
+            tasks++;
+            if (digits == 0) {   /* seconds rounded to the nearest integer, halves up */
+                long long s = (long long)((ns + 500000000) / 1000000000);
+                zero += s == 0;
+                fprintf(f, "%lld\n", s);
+            } else {             /* exact decimal from integer ns, no float rounding */
+                long long s = (long long)(ns / 1000000000), frac = (long long)(ns % 1000000000);
+                static const long long div[10] = {1000000000, 100000000, 10000000, 1000000,
+                                                  100000,     10000,     1000,     100,
+                                                  10,         1};
+                long long d = div[digits];
+                long long fr = (frac + d / 2) / d;   /* rounded to `digits` decimals */
+                if (fr >= div[0] / d) {
+                    s++;
+                    fr = 0;
+                }
+                fprintf(f, "%lld.%0*lld\n", s, (int)digits, fr);
+            }
             last = st;
         }
     }
     if (last)
         vertex(f, step_fn(run, last, 1), last->rank);
+    if (digits == 0 && tasks > 1 && zero * 2 > tasks)
+        fprintf(stderr, "%s: note: %llu of %llu task edges round to 0 s; --digits 6 prints "
+                "them in microseconds\n", run->prog, (unsigned long long)zero,
+                (unsigned long long)tasks);
     if (gaps || missing)
         fprintf(stderr, "%s: warning: the critical path is incomplete (%llu task(s) missing, "
                 "%llu gap(s))\n", run->prog, (unsigned long long)missing,

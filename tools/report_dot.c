@@ -11,8 +11,14 @@
  * are one shared vertex; a collective through which a path moves from one
  * rank to another is drawn as one vertex.  Each path's edges get its own
  * colour: the 100 % path red, the others from a palette named in the
- * graph's label. */
+ * graph's label.
+ *
+ * --phase N keeps one phase (path mode: its k paths; trace mode: its
+ * critical path, drawn as in path mode, since the whole-graph writer of
+ * paths.c knows no phases).  A DOT of a real trace runs to megabytes, so
+ * the size is said on stderr when it passes DOT_BIG_EDGES. */
 #include "paths.h"
+#include "report_dot.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -164,8 +170,42 @@ static void start_vertex(const rp_run *run, const rp_fullpath *p, size_t i, char
     *lane = st->rank;
 }
 
-static int dot_paths(FILE *f, const rp_run *run)
+#define DOT_BIG_EDGES 5000u
+
+/* Where the drawn paths come from: path mode's reassembled paths, or trace
+ * mode's critical path of a phase. */
+typedef struct dot_src {
+    const rp_run   *run;
+    const rp_graph *g;        /* trace mode */
+    uint64_t        q0, q1;   /* phases [q0, q1) */
+} dot_src;
+
+static uint32_t src_npaths(const dot_src *s, uint64_t q)
 {
+    return s->g ? 1 : run_npaths(s->run, q);
+}
+
+static int src_path(const dot_src *s, uint64_t q, uint32_t j, rp_fullpath *p)
+{
+    if (s->g) {
+        memset(p, 0, sizeof *p);
+        return graph_critpath(s->g, q, p);
+    }
+    return run_fullpath(s->run, q, j, p);
+}
+
+static void size_note(const rp_run *run, uint64_t nv, uint64_t ne, int one_phase)
+{
+    if (ne > DOT_BIG_EDGES)
+        fprintf(stderr, "%s: note: the DOT has %llu vertices and %llu edges%s\n", run->prog,
+                (unsigned long long)nv, (unsigned long long)ne,
+                one_phase ? "" : "; --phase N draws one phase");
+}
+
+static int dot_paths(FILE *f, const dot_src *src)
+{
+    const rp_run *run = src->run;
+    uint64_t nedges = 0;
     vset vs = {0};
     /* pass 1: vertices; pass 2: edges */
     for (int pass = 0; pass < 2; pass++) {
@@ -174,11 +214,18 @@ static int dot_paths(FILE *f, const rp_run *run)
                 goto oom;
             fputs("digraph rpprof {\n  rankdir=LR;\n  newrank=true;\n  node [shape=box, fontsize=10];\n"
                   "  edge [fontsize=9];\n", f);
-            fprintf(f, "  label=\"rpprof: %u representative paths per phase (", run->k);
-            for (uint32_t j = 0; j < run->k && j < NPAL; j++)
-                fprintf(f, "%s%s = path %u", j ? ", " : "", palette[j], j);
-            fputs("; path 0 is the most critical); task edges in seconds, messages in "
-                  "(bytes)\";\n", f);
+            if (src->g)
+                fputs("  label=\"rpprof: the critical path (red)", f);
+            else {
+                fprintf(f, "  label=\"rpprof: %u representative paths per phase (", run->k);
+                for (uint32_t j = 0; j < run->k && j < NPAL; j++)
+                    fprintf(f, "%s%s = path %u", j ? ", " : "", palette[j], j);
+                fputs("; path 0 is the most critical)", f);
+            }
+            if (src->q1 - src->q0 == 1 && run->nphases > 1)
+                fprintf(f, " of phase %llu of %llu", (unsigned long long)src->q0,
+                        (unsigned long long)run->nphases);
+            fputs("; task edges in seconds, messages in (bytes)\";\n", f);
             for (uint64_t i = 0; i < vs.n; i++)
                 if (vs.v[i].lane < 0)
                     fprintf(f, "  %s [label=\"%s\"];\n", vs.v[i].name, vs.v[i].label);
@@ -196,12 +243,15 @@ static int dot_paths(FILE *f, const rp_run *run)
                     fputs("  }\n", f);
             }
         }
-        for (uint64_t q = 0; q < run->nphases; q++) {
-            uint32_t np = run_npaths(run, q);
+        for (uint64_t q = src->q0; q < src->q1; q++) {
+            uint32_t np = src_npaths(src, q);
             for (uint32_t j = 0; j < np; j++) {
                 rp_fullpath p;
-                if (run_fullpath(run, q, j, &p) != 0)
+                if (src_path(src, q, j, &p) != 0) {
+                    if (src->g)   /* no critical path for this phase: nothing to draw */
+                        continue;
                     goto oom;
+                }
                 const char *col = palette[j < NPAL ? j : NPAL - 1];
                 for (size_t i = 0; i < p.n; i++) {
                     char a[64], b[64], la[300], lb[300];
@@ -218,6 +268,7 @@ static int dot_paths(FILE *f, const rp_run *run)
                         char c[64], lc[300];
                         int64_t lnc;
                         end_vertex(run, &p, i - 1, c, sizeof c, lc, sizeof lc, &lnc);
+                        nedges++;
                         if (st->via == RP_VIA_MSG)
                             fprintf(f, "  %s -> %s [label=\"(%u)\", style=dashed, color=%s];\n",
                                     c, a, st->bytes, col);
@@ -225,6 +276,7 @@ static int dot_paths(FILE *f, const rp_run *run)
                             fprintf(f, "  %s -> %s [label=\"?\", style=dotted, color=%s];\n", c,
                                     a, col);
                     }
+                    nedges++;
                     fprintf(f, "  %s -> %s [label=\"%.3f\", color=%s%s];\n", a, b,
                             st->task ? (double)st->task->cost_ns / 1e9 : 0.0, col,
                             j == 0 ? ", penwidth=2" : "");
@@ -234,6 +286,7 @@ static int dot_paths(FILE *f, const rp_run *run)
         }
     }
     fputs("}\n", f);
+    size_note(run, vs.n, nedges, src->q1 - src->q0 == 1);
     vfree(&vs);
     return ferror(f) ? -1 : 0;
 oom:
@@ -244,8 +297,22 @@ oom:
 
 int report_dot(FILE *f, const rp_run *run)
 {
+    return report_dot_phase(f, run, -1);
+}
+
+int report_dot_phase(FILE *f, const rp_run *run, int64_t phase)
+{
+    if (run->mode == RP_MODE_PATH && phase >= 0 && (uint64_t)phase >= run->nphases) {
+        fprintf(stderr, "%s: --phase %lld out of range: this run has %llu phase%s (0..%llu)\n",
+                run->prog, (long long)phase, (unsigned long long)run->nphases,
+                run->nphases == 1 ? "" : "s",
+                (unsigned long long)(run->nphases ? run->nphases - 1 : 0));
+        return -1;
+    }
+    dot_src src = {run, NULL, phase < 0 ? 0 : (uint64_t)phase,
+                   phase < 0 ? run->nphases : (uint64_t)phase + 1};
     if (run->mode == RP_MODE_PATH)
-        return dot_paths(f, run);
+        return dot_paths(f, &src);
     if (run->mode != RP_MODE_TRACE) {
         fprintf(stderr, "%s: this is a prof-mode run: it has path profiles, not full paths; "
                 "rerun with RP_MODE=path (or RP_MODE=trace) for --format dot\n", run->prog);
@@ -259,6 +326,28 @@ int report_dot(FILE *f, const rp_run *run)
     if (g.stuck)
         fprintf(stderr, "%s: warning: the task graph is incomplete (%s); "
                 "no critical path marked\n", run->prog, g.why);
+    if (phase >= 0) {   /* one phase: its critical path */
+        if (g.stuck || (uint64_t)phase >= g.nphases) {
+            if (!g.stuck)
+                fprintf(stderr, "%s: --phase %lld out of range: the task graph has %llu "
+                        "phase(s)\n", run->prog, (long long)phase,
+                        (unsigned long long)g.nphases);
+            graph_free(&g);
+            return -1;
+        }
+        src.q1 = (uint64_t)phase + 1;
+        src.g = &g;
+        int rc = dot_paths(f, &src);
+        graph_free(&g);
+        return rc;
+    }
+    uint64_t ntask = 0, nedge = 0;
+    for (uint32_t r = 0; r < run->nranks; r++)
+        if (run->present[r]) {
+            ntask += run->rd[r].n_tasks;
+            nedge += run->rd[r].n_edges;
+        }
+    size_note(run, ntask, ntask + nedge, 0);
     rp_fullpath *crit = calloc(g.nphases ? g.nphases : 1, sizeof *crit);
     if (!crit) {
         graph_free(&g);

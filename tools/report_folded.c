@@ -3,6 +3,7 @@
  * "outer;...;inner VALUE" with VALUE in microseconds, as flamegraph.pl and
  * speedscope read it.  Inlined functions are frames of their own. */
 #include "report.h"
+#include "frames.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +35,19 @@ int report_folded(FILE *f, const rp_profile *p, uint32_t col)
             chain[d++] = n;
         int first = 1;
         while (d-- > 0) {
-            const rp_psym *y = &p->syms[v.nodes[chain[d]].sym];
+            uint32_t sym = v.nodes[chain[d]].sym;
+            const rp_psym *y = &p->syms[sym];
+            uint32_t kind = frames_kind(p, sym);
+            if (kind != FRAMES_CODE) {   /* one frame: the MPI call, or the library */
+                char nm[600];
+                frames_display(nm, sizeof nm, kind, p->strs[p->frames[y->first].func],
+                               p->strs[y->module]);
+                if (!first)
+                    fputc(';', f);
+                first = 0;
+                put_frame(f, nm);
+                continue;
+            }
             for (uint32_t k = 0; k < y->n; k++) {
                 if (!first)
                     fputc(';', f);

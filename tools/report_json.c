@@ -1,6 +1,11 @@
 /* report_json.c - rp-report --format json: one JSON object (SPEC §4). */
 #include "report.h"
 #include "warnings.h"
+#include "precision.h"
+#include "frames.h"
+#include "report_ranks.h"
+#include "report_sites.h"
+#include "report_phases.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -67,6 +72,7 @@ static double secs(int64_t ns) { return (double)ns / 1e9; }
 
 static int hot_list(FILE *f, const rp_profile *p, uint32_t col, uint32_t top)
 {
+    double w = precision_weight_ns(p);
     rp_hot *h;
     int32_t n = report_hot_lines(p, col, &h);
     if (n < 0)
@@ -74,11 +80,18 @@ static int hot_list(FILE *f, const rp_profile *p, uint32_t col, uint32_t top)
     fputc('[', f);
     for (int32_t i = 0; i < n && (uint32_t)i < top; i++) {
         fputs(i ? ", {\"function\": " : "{\"function\": ", f);
-        jstr(f, p->strs[h[i].func]);
+        char name[600];
+        report_hot_name(p, &h[i], name, sizeof name);
+        jstr(f, name);
         fputs(", \"file\": ", f);
-        jstr(f, p->strs[h[i].file]);
+        /* grouped rows (rpprof wrapper, module without symbols) have no
+         * line; a module's row names the module as its file */
+        jstr(f, h[i].kind == FRAMES_NOSYM ? p->strs[h[i].func]
+                : h[i].kind == FRAMES_PROFILER ? "" : p->strs[h[i].file]);
         fprintf(f, ", \"line\": %u, \"seconds\": ", h[i].line);
         jnum(f, secs(h[i].ns));
+        fputs(", \"samples\": ", f);
+        jnum(f, round(precision_samples(w, h[i].ns)));
         fputc('}', f);
     }
     fputc(']', f);
@@ -144,6 +157,11 @@ int report_json(FILE *f, const rp_profile *p, const rp_report_opts *o)
     jnum(f, secs(report_total(p, RP_MET_RANK)));
     fputs(", \"mpi_seconds\": ", f);
     jnum(f, secs(report_total(p, RP_MET_MPI)));
+    /* sample counts are estimated: time / mean sample weight (precision.h) */
+    double w = precision_weight_ns(p);
+    fprintf(f, ", \"samples\": %llu, \"sample_weight_seconds\": ",
+            (unsigned long long)profile_counter(p, "samples"));
+    jnum(f, w / 1e9);
     fputs(", \"counters\": {", f);
     for (uint32_t i = 0; i < p->n_counters; i++) {
         if (i)
@@ -172,6 +190,8 @@ int report_json(FILE *f, const rp_profile *p, const rp_report_opts *o)
         jnum(f, have ? secs(st->max_ns[j]) : 0.0);
         fputs(", \"sampled_seconds\": ", f);
         jnum(f, secs(report_total(p, RP_MET_PATH0 + j)));
+        fputs(", \"samples\": ", f);
+        jnum(f, round(precision_samples(w, report_total(p, RP_MET_PATH0 + j))));
         fputs(", \"top\": ", f);
         if (hot_list(f, p, RP_MET_PATH0 + j, o->top) != 0)
             return -1;
@@ -183,6 +203,18 @@ int report_json(FILE *f, const rp_profile *p, const rp_report_opts *o)
     fputs(", \"mpi_hotspots\": ", f);
     if (hot_list(f, p, RP_MET_MPI, o->top) != 0)
         return -1;
+    fputs(", \"mpi_call_sites\": ", f);
+    if (sites_json(f, p, o->top, jstr) != 0)
+        return -1;
+    if (o->ranks) {
+        fputs(", \"per_rank\": ", f);
+        ranks_json(f, o->ranks, o->nranks_rows);
+    }
+    if (o->run) {
+        fputs(", \"phases_by_spread\": ", f);
+        if (phases_json(f, o->run, o->top) != 0)
+            return -1;
+    }
     fputs("}\n", f);
     return ferror(f) ? -1 : 0;
 }

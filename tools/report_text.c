@@ -8,6 +8,11 @@
  *   paths (paper Fig. 2). */
 #include "report.h"
 #include "warnings.h"
+#include "names.h"
+#include "precision.h"
+#include "frames.h"
+#include "report_ranks.h"
+#include "report_sites.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -19,23 +24,23 @@
 static double secs(int64_t ns) { return (double)ns / 1e9; }
 static double pct(int64_t a, int64_t b) { return b > 0 ? 100.0 * (double)a / (double)b : 0.0; }
 
-static const char *base(const char *path)
+/* "function (file.c:12)": templates elided, shortened in the middle to
+ * width w (0: whole), the location never cut. */
+static void label(char *buf, size_t n, const rp_profile *p, uint32_t func, uint32_t file,
+                  uint32_t line, size_t w)
 {
-    const char *s = strrchr(path, '/');
-    return s ? s + 1 : path;
+    names_label(buf, n, p->strs[func], p->strs[file], line, w);
 }
 
-/* "function (file.c:12)" cut to width w (keeps the start). */
-static void label(char *buf, size_t n, const rp_profile *p, uint32_t func, uint32_t file,
-                  uint32_t line)
+/* a hotspot row's name: grouped rows (rpprof, no symbols) by frames.c */
+static void hot_label(char *buf, size_t n, const rp_profile *p, const rp_hot *h, int by_func,
+                      size_t w)
 {
-    const char *fn = p->strs[func], *fl = p->strs[file];
-    if (*fl && line)
-        snprintf(buf, n, "%s (%s:%u)", fn, base(fl), line);
-    else if (*fl)
-        snprintf(buf, n, "%s (%s)", fn, base(fl));
-    else
-        snprintf(buf, n, "%s", fn);
+    if (h->kind != FRAMES_CODE) {
+        report_hot_name(p, h, buf, n);
+        return;
+    }
+    label(buf, n, p, h->func, by_func ? 0 : h->file, by_func ? 0 : h->line, w);
 }
 
 static void header(FILE *f, const rp_profile *p)
@@ -72,18 +77,27 @@ static void distribution(FILE *f, const rp_profile *p)
     fprintf(f, "\nPath-length distribution (cost = task time along the path, summed over %llu "
                "phases)\n",
             (unsigned long long)st->nphases);
-    fprintf(f, "  %10s %12s %8s %13s %13s %13s\n", "percentile", "cost [s]", "% wall",
-            "phase min [s]", "median [s]", "max [s]");
+    double w = precision_weight_ns(p);
+    fprintf(f, "  %10s %12s %8s %13s %13s %13s %9s\n", "percentile", "cost [s]", "% wall",
+            "phase min [s]", "median [s]", "max [s]", "samples");
     for (uint32_t j = 0; j < p->k; j++) {
         int have = st->nphases > 0 && j < st->k;
         int64_t cost = j < st->k ? st->sum_ns[j] : 0;
-        fprintf(f, "  %9.1f%% %12.6f %7.1f%% %13.6f %13.6f %13.6f\n", report_percentile(j, p->k),
-                secs(cost), pct(cost, p->wall_ns), have ? secs(st->min_ns[j]) : 0.0,
-                have ? secs(phasestats_median(st, j)) : 0.0, have ? secs(st->max_ns[j]) : 0.0);
+        fprintf(f, "  %9.1f%% %12.6f %7.1f%% %13.6f %13.6f %13.6f %9.0f\n",
+                report_percentile(j, p->k), secs(cost), pct(cost, p->wall_ns),
+                have ? secs(st->min_ns[j]) : 0.0, have ? secs(phasestats_median(st, j)) : 0.0,
+                have ? secs(st->max_ns[j]) : 0.0,
+                precision_samples(w, report_total(p, RP_MET_PATH0 + j)));
     }
     if (p->k > 1 && st->k == p->k && st->sum_ns[0] > 0)
-        fprintf(f, "  the 0%% path is %.1f%% shorter than the critical path (time it waits)\n",
+        fprintf(f, "  the 0%% path is %.1f%% shorter than the critical path: the ranks on it "
+                   "compute that much less\n  (they wait for the others, or the work is "
+                   "uneven; it is not a measure of MPI time)\n",
                 100.0 - pct(st->sum_ns[p->k - 1], st->sum_ns[0]));
+    if (w > 0)
+        fprintf(f, "  samples: estimated as sampled time / mean sample weight (%.3f ms); a "
+                   "value from n samples\n  is good to about +-2*sqrt(n) samples (2 sigma)\n",
+                w / 1e6);
 }
 
 static int hotspots(FILE *f, const rp_profile *p, const rp_report_opts *o, int by_func)
@@ -104,29 +118,28 @@ static int hotspots(FILE *f, const rp_profile *p, const rp_report_opts *o, int b
              o->path == 0 ? " (critical)" : "");
     fprintf(f, "\nHotspots by %s: whole program (all ranks) | %s\n",
             by_func ? "function" : "source line", title);
-    fprintf(f, "  %9s %6s  %-*s | %9s %6s  %s\n", "seconds", "%", NAME_W, "", "seconds", "%", "");
+    double w = precision_weight_ns(p);
+    fprintf(f, "  %9s %6s %7s  %-*s | %9s %6s %7s  %s\n", "seconds", "%", "samples", NAME_W, "",
+            "seconds", "%", "samples", "");
     uint32_t rows = (uint32_t)(na > nb ? na : nb);
     if (rows > o->top)
         rows = o->top;
     for (uint32_t i = 0; i < rows; i++) {
         char la[512] = "", lb[512] = "";
+        /* function lists: name only (the file is noise); the left column is
+         * fitted to NAME_W keeping file:line, the right one is whole */
         if (i < (uint32_t)na)
-            label(la, sizeof la, p, a[i].func, a[i].file, by_func ? 0 : a[i].line);
+            hot_label(la, sizeof la, p, &a[i], by_func, NAME_W);
         if (i < (uint32_t)nb)
-            label(lb, sizeof lb, p, b[i].func, b[i].file, by_func ? 0 : b[i].line);
-        if (by_func) {   /* function lists: name only, the file is noise */
-            if (i < (uint32_t)na)
-                snprintf(la, sizeof la, "%s", p->strs[a[i].func]);
-            if (i < (uint32_t)nb)
-                snprintf(lb, sizeof lb, "%s", p->strs[b[i].func]);
-        }
-        la[NAME_W] = 0;
+            hot_label(lb, sizeof lb, p, &b[i], by_func, 0);
         if (i < (uint32_t)na)
-            fprintf(f, "  %9.3f %5.1f%%  %-*s |", secs(a[i].ns), pct(a[i].ns, ta), NAME_W, la);
+            fprintf(f, "  %9.3f %5.1f%% %7.0f  %-*s |", secs(a[i].ns), pct(a[i].ns, ta),
+                    precision_samples(w, a[i].ns), NAME_W, la);
         else
-            fprintf(f, "  %9s %6s  %-*s |", "", "", NAME_W, "");
+            fprintf(f, "  %9s %6s %7s  %-*s |", "", "", "", NAME_W, "");
         if (i < (uint32_t)nb)
-            fprintf(f, " %9.3f %5.1f%%  %s", secs(b[i].ns), pct(b[i].ns, tb), lb);
+            fprintf(f, " %9.3f %5.1f%% %7.0f  %s", secs(b[i].ns), pct(b[i].ns, tb),
+                    precision_samples(w, b[i].ns), lb);
         fputc('\n', f);
     }
     if (nb == 0)
@@ -136,7 +149,10 @@ static int hotspots(FILE *f, const rp_profile *p, const rp_report_opts *o, int b
     return 0;
 }
 
-typedef struct treectx {
+typedef struct treectx treectx;
+static double vpct(const treectx *t, uint32_t node, uint32_t slot);
+
+struct treectx {
     FILE *f;
     const rp_profile *p;
     const rp_view *v;
@@ -148,12 +164,29 @@ typedef struct treectx {
     int64_t cut;             /* prune threshold in ns */
     uint32_t *buf;           /* children scratch, per depth: allocated per call */
     uint64_t printed, pruned;
-} treectx;
+    double w;                /* mean sample weight (precision.h) */
+};
 
 static double vpct(const treectx *t, uint32_t node, uint32_t slot)
 {
     return pct(t->v->incl[(size_t)node * t->v->nm + RP_MET_PATH0 + slot], t->crit);
 }
+
+/* samples behind node's inclusive time on slot */
+static double vsamples(const treectx *t, uint32_t node, uint32_t slot)
+{
+    return precision_samples(t->w, t->v->incl[(size_t)node * t->v->nm + RP_MET_PATH0 + slot]);
+}
+
+/* a difference column: value, and '~' when it is within sampling noise */
+static void diff_cell(treectx *t, uint32_t node, uint32_t a, uint32_t b)
+{
+    double va = vpct(t, node, a), vb = vpct(t, node, b);
+    int noise = t->w > 0 && precision_within_noise(va, vsamples(t, node, a), vb,
+                                                   vsamples(t, node, b));
+    fprintf(t->f, " %7.1f%c", va - vb, noise ? '~' : ' ');
+}
+
 
 static void tree_row(treectx *t, uint32_t node, uint32_t depth)
 {
@@ -163,10 +196,10 @@ static void tree_row(treectx *t, uint32_t node, uint32_t depth)
         fprintf(f, " %6.1f", vpct(t, node, t->cols[c]));
     fputs(" |", f);
     if (t->has_d1)
-        fprintf(f, " %7.1f", vpct(t, node, 0) - vpct(t, node, p->k - 1));
+        diff_cell(t, node, 0, p->k - 1);
     if (t->has_d2)
-        fprintf(f, " %7.1f", vpct(t, node, t->d2a) - vpct(t, node, t->d2b));
-    fputs(" | ", f);
+        diff_cell(t, node, t->d2a, t->d2b);
+    fprintf(f, "| %7.0f | ", vsamples(t, node, t->sortcol - RP_MET_PATH0));
     uint32_t shown = depth < MAX_DEPTH_SHOWN ? depth : MAX_DEPTH_SHOWN;
     for (uint32_t i = 0; i < shown; i++)
         fputs(" ", f);
@@ -174,13 +207,26 @@ static void tree_row(treectx *t, uint32_t node, uint32_t depth)
         fputs("<program>\n", f);
         return;
     }
-    const rp_psym *y = &p->syms[t->v->nodes[node].sym];
+    uint32_t sym = t->v->nodes[node].sym;
+    const rp_psym *y = &p->syms[sym];
     const rp_pframe *in = &p->frames[y->first + y->n - 1];
     char lb[1024];
-    label(lb, sizeof lb, p, in->func, in->file, in->line);
+    uint32_t kind = frames_kind(p, sym);
+    if (kind != FRAMES_CODE) {   /* rpprof's wrapper and below; a module without symbols */
+        frames_display(lb, sizeof lb, kind, p->strs[p->frames[y->first].func],
+                       p->strs[y->module]);
+        fprintf(f, "%s\n", lb);
+        return;
+    }
+    label(lb, sizeof lb, p, in->func, in->file, in->line, 0);
     fputs(lb, f);
-    if (y->n > 1)
-        fprintf(f, " [inlined into %s]", p->strs[p->frames[y->first].func]);
+    /* "[inlined into g]" says where the code physically is; not when g is
+     * the function itself (an inlined copy of its own body) */
+    if (y->n > 1 && p->frames[y->first].func != in->func) {
+        char outer[512];
+        names_elide_templates(outer, sizeof outer, p->strs[p->frames[y->first].func]);
+        fprintf(f, " [inlined into %s]", outer);
+    }
     fputc('\n', f);
 }
 
@@ -244,6 +290,7 @@ static int cct(FILE *f, const rp_profile *p, const rp_report_opts *o)
         }
     }
     t.sortcol = RP_MET_PATH0 + o->path;
+    t.w = precision_weight_ns(p);
     t.crit = v.incl[RP_MET_PATH0];
     t.cut = (int64_t)((double)t.crit * o->threshold / 100.0);
     fprintf(f, "\nCalling-context tree: inclusive time of each path as %% of the critical path "
@@ -253,14 +300,15 @@ static int cct(FILE *f, const rp_profile *p, const rp_report_opts *o)
         fprintf(f, " %5.0f%%", report_percentile(t.cols[c], p->k));
     fputs(" |", f);
     if (t.has_d1)
-        fputs("  100-0%", f);
+        fputs("  100-0% ", f);
     if (t.has_d2) {
         char h[32];
         snprintf(h, sizeof h, "%.0f-%.0f%%", report_percentile(t.d2a, p->k),
                  report_percentile(t.d2b, p->k));
-        fprintf(f, " %7s", h);
+        fprintf(f, " %7s ", h);
     }
-    fputs(" | context\n", f);
+    fprintf(f, "| samples | context   (~: difference within sampling noise, 2 sigma; "
+               "samples on the %.0f%% path)\n", report_percentile(o->path, p->k));
     int rc = tree_walk(&t, 0, 0);
     if (rc == 0 && t.pruned)
         fprintf(f, "  (%llu contexts below the threshold not shown; --threshold 0 shows all)\n",
@@ -274,13 +322,18 @@ int report_text(FILE *f, const rp_profile *p, const rp_report_opts *o)
     header(f, p);
     distribution(f, p);
     int64_t sampled = report_total(p, RP_MET_RANK);
-    fprintf(f, "\nSamples: %.3f s of task time over all ranks, %.3f s inside MPI\n",
-            secs(sampled), secs(report_total(p, RP_MET_MPI)));
+    fprintf(f, "\nSamples: %.3f s of task time over all ranks, %.3f s inside MPI (%llu samples)\n",
+            secs(sampled), secs(report_total(p, RP_MET_MPI)),
+            (unsigned long long)profile_counter(p, "samples"));
     uint64_t thr = profile_counter(p, "thread_samples");
     if (thr)   /* doc/sampling.md, "Threads" */
         fprintf(f, "  including %llu samples of other threads (their CPU time, charged to the "
                    "main thread's tasks:\n  with threads a path's samples can exceed its cost)\n",
                 (unsigned long long)thr);
+    if (o->ranks)
+        ranks_text(f, o->ranks, o->nranks_rows, o->top < 8 ? o->top : 8);
+    if (sites_text(f, p, o->top) != 0)
+        return -1;
     if (sampled == 0 && report_total(p, RP_MET_PATH0) == 0) {
         fputs("  no samples (sampling off, or the run was too short for one period)\n", f);
         return ferror(f) ? -1 : 0;

@@ -1,6 +1,7 @@
 /* rp-merge - union the per-rank files of an rpprof measurement directory
  * into one symbolised profile, DIR/profile.rpm. */
 #include "merge.h"
+#include "rpprof.h"   /* RPPROF_VERSION: configure's AC_INIT version */
 #include "profile.h"
 
 #include <errno.h>
@@ -9,9 +10,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#ifndef PACKAGE_VERSION
-#define PACKAGE_VERSION "dev"
-#endif
 
 static const char usage_text[] =
     "Usage: rp-merge [OPTION]... DIR\n"
@@ -51,7 +49,7 @@ int main(int argc, char **argv)
             fputs(usage_text, stdout);
             return 0;
         } else if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
-            printf("rp-merge (rpprof) %s\n", PACKAGE_VERSION);
+            printf("rp-merge (rpprof) %s\n", RPPROF_VERSION);
             return 0;
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
             o.quiet = 1;

@@ -2,9 +2,15 @@
  * distribution, hotspots overall and on the paths, and the paths'
  * calling-context trees (text), or the same as JSON, or folded stacks. */
 #include "merge.h"
+#include "rpprof.h"   /* RPPROF_VERSION: configure's AC_INIT version */
 #include "paths.h"
 #include "profile.h"
 #include "report.h"
+#include "report_critpath.h"
+#include "report_dot.h"
+#include "report_phases.h"
+#include "report_ranks.h"
+#include "rankfiles.h"
 #include "warnings.h"
 
 #include <errno.h>
@@ -13,9 +19,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#ifndef PACKAGE_VERSION
-#define PACKAGE_VERSION "dev"
-#endif
 
 static const char usage_text[] =
     "Usage: rp-report [OPTION]... DIR|PROFILE\n"
@@ -39,18 +42,19 @@ static const char usage_text[] =
     "                     folded: one line per calling context, 'f1;f2;f3 VALUE'\n"
     "                       with VALUE in microseconds of exclusive time on the\n"
     "                       chosen path, for flamegraph.pl or speedscope\n"
-    "                     critpath: the critical path in the course assignment's\n"
-    "                       critPath.out format (vertex lines 'MPI_Send 0', -1 as\n"
-    "                       the rank of MPI_Init, MPI_Finalize and collectives;\n"
-    "                       edge lines: task seconds rounded, message bytes);\n"
+    "                     critpath: the critical path in critPath.out lines:\n"
+    "                       one per vertex ('MPI_Send 0': function and world rank,\n"
+    "                       -1 for MPI_Init, MPI_Finalize and collectives) and one\n"
+    "                       per edge (a task: its seconds, rounded to an integer\n"
+    "                       unless --digits is given; a message: its bytes);\n"
     "                       needs RP_MODE=path (path 0) or RP_MODE=trace (computed\n"
     "                       offline from the task graph)\n"
     "                     dot: Graphviz DOT; path mode: the k paths of every\n"
     "                       phase; trace mode: the whole task graph with the\n"
-    "                       critical path in red\n"
+    "                       critical path in red (--phase N: one phase only)\n"
     "  -c, --check        trace mode: per phase, the offline longest and shortest\n"
-    "                       paths of the task graph against the online 100 %% and\n"
-    "                       0 %% path costs; path mode: every reassembled path's\n"
+    "                       paths of the task graph against the online 100 % and\n"
+    "                       0 % path costs; path mode: every reassembled path's\n"
     "                       tasks against its cost.  A table; exit 0 if all agree\n"
     "                       within 1 us per phase, 1 otherwise\n"
     "  -o, --output FILE  write the report to FILE instead of standard output\n"
@@ -58,6 +62,10 @@ static const char usage_text[] =
     "                       default) .. k-1 = 0th; for folded also 'rank' (every\n"
     "                       sample of every rank) or 'mpi' (time inside MPI)\n"
     "  -n, --top N        entries per hotspot list (default 10)\n"
+    "      --digits N     critpath: task seconds with N decimals (0..9; default\n"
+    "                       0, the format's integer seconds; 6 = microseconds)\n"
+    "      --phase N      dot: only phase N (0-based); trace mode: that\n"
+    "                       phase's critical path\n"
     "  -t, --threshold P  text tree: hide contexts under P % of the critical path\n"
     "                       on every shown path (default 1; 0 shows all)\n"
     "  -h, --help         show this help and exit\n"
@@ -101,7 +109,7 @@ static int load(const char *arg, rp_profile *p)
         return 0;
     }
     uint32_t nrank;
-    int64_t newest = merge_newest_rankfile(arg, &nrank);
+    int64_t newest = rankfiles_newest(arg, &nrank);
     if (newest < 0) {
         fprintf(stderr, "rp-report: %s: %s\n", arg, strerror(errno));
         return -1;
@@ -136,17 +144,20 @@ static int load(const char *arg, rp_profile *p)
 int main(int argc, char **argv)
 {
     const char *fmt = "text", *arg = NULL, *path_s = NULL, *outfile = NULL;
-    int check = 0;
-    rp_report_opts o = {10, 0, -1, 1.0, NULL, 0};
+    int check = 0, digits_set = 0;
+    uint32_t digits = 0;
+    int64_t phase = -1;
+    rp_report_opts o = {.top = 10, .path = 0, .path_col = -1, .threshold = 1.0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *val = NULL;
         /* options with a value: "-f json", "--format json", "--format=json" */
         static const char *const withval[][2] = {{"-f", "--format"}, {"-p", "--path"},
                                                  {"-n", "--top"}, {"-t", "--threshold"},
-                                                 {"-o", "--output"}};
+                                                 {"-o", "--output"}, {"--digits", "--digits"},
+                                                 {"--phase", "--phase"}};
         int opt = -1;
-        for (int k = 0; k < 5 && opt < 0; k++) {
+        for (int k = 0; k < 7 && opt < 0; k++) {
             size_t ll = strlen(withval[k][1]);
             if (!strcmp(a, withval[k][0]) || !strcmp(a, withval[k][1])) {
                 if (++i >= argc) {
@@ -179,13 +190,27 @@ int main(int argc, char **argv)
             }
         } else if (opt == 4) {
             outfile = val;
+        } else if (opt == 5) {
+            if (parse_u32(val, &digits) != 0 || digits > 9) {
+                fprintf(stderr, "rp-report: --digits wants 0..9, not '%s'\n", val);
+                return 2;
+            }
+            digits_set = 1;
+        } else if (opt == 6) {
+            uint32_t ph;
+            if (parse_u32(val, &ph) != 0) {
+                fprintf(stderr, "rp-report: --phase wants a phase number (0, 1, ...), not '%s'\n",
+                        val);
+                return 2;
+            }
+            phase = ph;
         } else if (!strcmp(a, "-c") || !strcmp(a, "--check")) {
             check = 1;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             fputs(usage_text, stdout);
             return 0;
         } else if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
-            printf("rp-report (rpprof) %s\n", PACKAGE_VERSION);
+            printf("rp-report (rpprof) %s\n", RPPROF_VERSION);
             return 0;
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "rp-report: unknown option '%s' (try --help)\n", a);
@@ -215,6 +240,14 @@ int main(int argc, char **argv)
             return 2;
         }
         o.path_col = !strcmp(path_s, "rank") ? (int)RP_MET_RANK : (int)RP_MET_MPI;
+    }
+    if (digits_set && strcmp(fmt, "critpath")) {
+        fprintf(stderr, "rp-report: --digits is for --format critpath only\n");
+        return 2;
+    }
+    if (phase >= 0 && strcmp(fmt, "dot")) {
+        fprintf(stderr, "rp-report: --phase is for --format dot only\n");
+        return 2;
     }
     if (!arg) {
         fprintf(stderr, "rp-report: no measurement directory or profile given (try --help)\n");
@@ -248,8 +281,8 @@ int main(int argc, char **argv)
         }
         free(ctr);
         int rc = check ? report_check(out, &run, 1000)
-                 : !strcmp(fmt, "critpath") ? report_critpath(out, &run)
-                                            : report_dot(out, &run);
+                 : !strcmp(fmt, "critpath") ? report_critpath_digits(out, &run, digits)
+                                            : report_dot_phase(out, &run, phase);
         run_free(&run);
         if (fflush(out) != 0 || (out != stdout && fclose(out) != 0)) {
             fprintf(stderr, "rp-report: error writing the report: %s\n", strerror(errno));
@@ -269,16 +302,27 @@ int main(int argc, char **argv)
         run_load(arg, "rp-report", &run) == 0) {
         have_run = 1;
         slot = calloc(run.k, sizeof *slot);
+        o.run = &run;
         if (slot && run.nphases > 0 && run.k == p.k) {
             run_slot_costs(&run, slot);
             o.path_cost_ns = slot;
             o.path_phases = run.nphases;
         }
     }
+    /* per-rank rows from the rank files (text and JSON) */
+    rp_rankrow *rows = NULL;
+    if (isdir && strcmp(fmt, "folded")) {
+        int32_t nr = ranks_load(arg, p.nranks, &rows);
+        if (nr > 0) {
+            o.ranks = rows;
+            o.nranks_rows = (uint32_t)nr;
+        }
+    }
     if (o.path >= p.k) {
         fprintf(stderr, "rp-report: --path %u out of range: this profile has k=%u paths (0..%u)\n",
                 o.path, p.k, p.k - 1);
         profile_free(&p);
+        free(rows);
         return 2;
     }
     int rc;
@@ -293,9 +337,12 @@ int main(int argc, char **argv)
     } else {
         rc = report_text(out, &p, &o);
         if (rc == 0 && have_run)
+            rc = phases_text(out, &run, o.top);
+        if (rc == 0 && have_run)
             rc = report_paths_text(out, &run, 24, 20);
     }
     profile_free(&p);
+    free(rows);
     free(slot);
     if (have_run)
         run_free(&run);

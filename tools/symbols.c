@@ -189,6 +189,45 @@ static int set_frame(rp_symframe *f, char *func, const char *file, uint32_t line
     return 0;
 }
 
+/* 1 if `addr` lies inside a sequence of the CU's line table: the last row at
+ * or before it must not be an end_sequence row (the address just past a
+ * sequence's code).  Without this check an address beyond the CU's code
+ * (e.g. _start, linked from crt1.o, right after main's CU) inherits the
+ * CU's last line: "_start (CoMD.c:264)".  libdw sorts the rows by address. */
+static int line_covers(Dwarf_Die *cudie, Dwarf_Addr addr)
+{
+    Dwarf_Lines *lines;
+    size_t n;
+    if (!cudie || dwarf_getsrclines(cudie, &lines, &n) != 0 || n == 0)
+        return 0;
+    size_t lo = 0, hi = n;   /* first row with address > addr */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        Dwarf_Addr a = 0;
+        dwarf_lineaddr(dwarf_onesrcline(lines, mid), &a);
+        if (a <= addr)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0)
+        return 0;           /* before the first row */
+    Dwarf_Addr at = 0;
+    dwarf_lineaddr(dwarf_onesrcline(lines, lo - 1), &at);
+    /* rows at that address: one that is not an end_sequence starts code there */
+    for (size_t i = lo; i-- > 0;) {
+        Dwarf_Line *l = dwarf_onesrcline(lines, i);
+        Dwarf_Addr a = 0;
+        bool end = false;
+        dwarf_lineaddr(l, &a);
+        if (a != at)
+            break;
+        if (dwarf_lineendsequence(l, &end) == 0 && !end)
+            return 1;
+    }
+    return 0;
+}
+
 uint32_t symmod_lookup(rp_symmod *m, uint64_t offset, int callsite, rp_symframe *out,
                        uint32_t max, int *dwarf_lines, int *fallback)
 {
@@ -220,6 +259,11 @@ uint32_t symmod_lookup(rp_symmod *m, uint64_t offset, int callsite, rp_symframe 
     uint32_t n = 0;
     Dwarf_Addr bias = 0;
     Dwarf_Die *cudie = dwfl_module_addrdie(m->mod, addr, &bias);
+    if (file && !line_covers(cudie, addr - bias)) {
+        file = NULL;        /* past the end of a sequence: no line */
+        line = 0;
+        *dwarf_lines = 0;
+    }
     Dwarf_Die *scopes = NULL;
     int nscopes = cudie ? dwarf_getscopes(cudie, addr - bias, &scopes) : 0;
     Dwarf_Files *files = NULL;

@@ -173,7 +173,7 @@ static void fstatus_c(const MPI_Fint *fsts, int i, MPI_Status *c)
  * MPI_Init, which our C wrapper started it in): rp_start sets rp_tls_main. */
 static void fortran_started(int abi)
 {
-    if (rp_tls_main)
+    if (rp_tls_main || !rp_mpi_matches())
         return;
     resolve_all(abi);
     sentinels_init();

@@ -15,6 +15,9 @@
 
 /* wrap_init.c: this layer as the runtime sees it. */
 extern const rp_mpi_layer rp_mpi_self;
+/* wrap_init.c: 0 if the running MPI is not the one this library was built
+ * for (message printed once); the caller then does not start the runtime. */
+int rp_mpi_matches(void);
 /* wrap_rma.c: free the shadows of windows never freed (at MPI_Finalize). */
 void rp_rma_finalize(void);
 

@@ -2,6 +2,9 @@
  * never calls MPI_Init (mpirun itself, a shell the library was preloaded
  * into) never activates anything. */
 #include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include "mpi/hooks.h"
 #include "runtime/runtime_int.h"
 #include "exchange/reqtab.h"
@@ -12,10 +15,57 @@ const rp_mpi_layer rp_mpi_self = {
     .finalize_nbc = rp_nbc_finalize, .finalize_rma = rp_rma_finalize,
 };
 
+/* A library built for one MPI preloaded into a program of another (Open MPI
+ * handles are pointers, MPICH's are ints) would break the job at its first
+ * call with "Invalid communicator".  The MPI that really runs answers
+ * MPI_Get_library_version (resolved to the program's library); if it
+ * positively names the other family, rpprof steps aside: no rp_start, every
+ * wrapper passes straight through, and one message says why.  Returns 1 if
+ * the library matches (or cannot tell). */
+int rp_mpi_matches(void)
+{
+    static int known = -1;   /* asked once: Fortran init may call the C one */
+    if (known >= 0)
+        return known;
+    known = 1;
+    static char v[16384];   /* MPICH's MPI_MAX_LIBRARY_VERSION_STRING is 8192 */
+    int len = 0;
+    if (PMPI_Get_library_version(v, &len) != MPI_SUCCESS)
+        return known;
+    v[sizeof v - 1] = 0;
+#if defined(OPEN_MPI)
+    const char *built = "Open MPI";
+    int other = strstr(v, "MPICH") || strstr(v, "Intel(R) MPI") || strstr(v, "MVAPICH");
+#elif defined(MPICH_VERSION)
+    const char *built = "MPICH";
+    int other = strstr(v, "Open MPI") != NULL;
+#else
+    const char *built = "?";
+    int other = 0;
+#endif
+    if (!other)
+        return known;
+    known = 0;
+    /* rank 0 only, as far as the launcher tells (MPI cannot be asked) */
+    static const char *const rankvars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"};
+    const char *r = NULL;
+    for (unsigned i = 0; i < 3 && !r; i++)
+        r = getenv(rankvars[i]);
+    if (!r || !strcmp(r, "0")) {
+        char *nl = strchr(v, '\n');
+        if (nl)
+            *nl = 0;
+        fprintf(stderr, "rpprof: this librpprof.so was built for %s but the program runs \"%.80s\"; "
+                        "rpprof is disabled for this run (build rpprof with the program's MPI: "
+                        "configure MPICC=...)\n", built, v);
+    }
+    return known;
+}
+
 RP_EXPORT int MPI_Init(int *argc, char ***argv)
 {
     int rc = PMPI_Init(argc, argv);
-    if (rc == MPI_SUCCESS)
+    if (rc == MPI_SUCCESS && rp_mpi_matches())
         rp_start(&rp_mpi_self);
     return rc;
 }
@@ -23,7 +73,7 @@ RP_EXPORT int MPI_Init(int *argc, char ***argv)
 RP_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
     int rc = PMPI_Init_thread(argc, argv, required, provided);
-    if (rc == MPI_SUCCESS) {
+    if (rc == MPI_SUCCESS && rp_mpi_matches()) {
         rp_start(&rp_mpi_self);
         /* The thread that called MPI_Init_thread carries the process's
          * tasks; other threads' samples are charged to them, their MPI

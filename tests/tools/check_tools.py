@@ -97,6 +97,18 @@ col = exp["col_ns"]
 check(close(sum(e["seconds"] for e in j["hotspots"]), col[0] / 1e9), "hotspots sum = column 0")
 check(close(j["sampled_seconds"], col[0] / 1e9), "sampled_seconds")
 check(close(j["mpi_seconds"], col[1] / 1e9), "mpi_seconds")
+# per-rank view: one row per readable rank, adding up to the columns
+pr = j.get("per_rank", [])
+check(sorted(r["rank"] for r in pr) == [0, 1, 3], "per_rank rows: %s" % [r["rank"] for r in pr])
+check(close(sum(r["task_seconds"] for r in pr), col[0] / 1e9)
+      and close(sum(r["mpi_seconds"] for r in pr), col[1] / 1e9), "per_rank sums = columns 0, 1")
+check(all(close(r["wall_seconds"], (2000000000 + r["rank"] * 1000) / 1e9) for r in pr),
+      "per_rank wall")
+# MPI time by call site: all of it in MPI_Wait called from rp_test_caller
+cs = j.get("mpi_call_sites", [])
+check(len(cs) == 1 and cs[0]["call"] == "MPI_Wait" and cs[0]["function"] == "rp_test_caller"
+      and cs[0]["line"] == marker["rp_test_caller"] and close(cs[0]["seconds"], col[1] / 1e9),
+      "mpi_call_sites: %s" % cs)
 for i, p in enumerate(paths):
     check(close(sum(e["seconds"] for e in p["top"]), col[2 + i] / 1e9),
           "path %d top sum = column %d" % (i, 2 + i))
@@ -133,8 +145,15 @@ for fn in ("rp_test_compute", "rp_test_leaf_b", "rp_test_caller", "rp_test_inl")
             fn, h["line"], marker[fn],
             " (call sites are looked up at offset-1)" if fn in ("rp_test_caller", "rp_test_inl")
             else ""))
-check("mkrankfiles+0x40" in by_function(j["hotspots"]),
-      "build-id mismatch falls back to module+0xoffset")
+# a module without usable symbols (build-id mismatch) is one row, named by
+# the module, its file the module's path (tools/frames.c)
+nosym = [e for e in j["hotspots"] if e["function"] == "mkrankfiles [no symbols]"]
+check(len(nosym) == 1 and nosym[0]["file"] == exp["exe"] and nosym[0]["line"] == 0,
+      "build-id mismatch: one row for the module without symbols: %s" % nosym)
+check(not any(e["function"].startswith(("rpf_", "reqtab_")) for e in j["hotspots"]),
+      "rpprof's own frames never appear as computation in the hotspots")
+check(not any("+0x" in e["function"] for e in j["hotspots"]),
+      "no per-address rows for modules without symbols")
 
 # folded stacks: exact sums in microseconds, inlined frames expanded
 for name, c in [("0", 2), ("1", 3), (str(k - 1), 2 + k - 1), ("rank", 0), ("mpi", 1)]:
@@ -149,6 +168,12 @@ for name, c in [("0", 2), ("1", 3), (str(k - 1), 2 + k - 1), ("rank", 0), ("mpi"
         stacks.add(stack)
     check(total * 1000 == col[c], "folded --path %s sums to column %d (%d us vs %d ns)"
           % (name, c, total, col[c]))
+    frames = {fr for st in stacks for fr in st.split(";")}
+    check(not any(fr.startswith(("rpf_", "reqtab_")) or "+0x" in fr for fr in frames),
+          "folded --path %s: no rpprof frames, no per-address frames: %s" % (name, sorted(frames)))
+    if name == "rank":
+        check(any(st.endswith("rp_test_caller;MPI_Send [rpprof wrapper]") for st in stacks),
+              "folded: rpprof's wrapper and what it calls are one frame")
     if name == str(k - 1):
         check("rp_test_caller;rp_test_outer;rp_test_inl;rp_test_leaf_b" in stacks,
               "inlined frames appear in the folded stack: %s" % sorted(stacks)[:5])
@@ -163,7 +188,9 @@ for s in ("Path-length distribution", "missing or unreadable: 2 4 5 6", "samples
 
 # the same profile through the file, and a stale profile.rpm
 rc, out2, err = run(REPORT, "--format", "json", "--top", "100000", os.path.join(d, "profile.rpm"))
-check(rc == 0 and json.loads(out2) == j, "reading profile.rpm directly gives the same report")
+# (per_rank needs the rank files: a profile.rpm alone has sums only)
+check(rc == 0 and json.loads(out2) == {x: v for x, v in j.items() if x != "per_rank"},
+      "reading profile.rpm directly gives the same report")
 future = time.time() + 5
 os.utime(os.path.join(d, "rank-00001.rpp"), (future, future))
 rc, out3, err = run(REPORT, "--format", "json", "--top", "100000", d)

@@ -64,7 +64,7 @@ fi
 expect_mixed=$(printf '%s\n' 'MPI_Init -1' 3 'MPI_Bcast -1' 0 'MPI_Scan -1' 0 'MPI_Reduce -1' 0 \
     'MPI_Finalize -1')
 for s in mixed-trace mixed-path; do
-    got=$("$report" --format critpath "$work/$s" 2>&1)
+    got=$("$report" --format critpath "$work/$s" 2>"$work/crit.err")
     if [ "$got" = "$expect_mixed" ]; then
         ok "$s: critpath through Bcast/Scan/Reduce"
     else
@@ -173,6 +173,65 @@ done
 # a prof-mode directory has no full paths: a clear error, exit 1
 if "$report" --format critpath "$work/nonexistent" >/dev/null 2>&1; then
     fail "critpath of a missing directory succeeded"
+fi
+
+# critpath --digits: the same vertices, task seconds with 6 decimals that
+# round to the format's integers and add up to the online critical path
+# (the assignment: 2.4 s + 2.0 s over its two phases)
+for s in assign-path assign-trace; do
+    if "$report" --format critpath --digits 6 "$work/$s" >"$work/d6" 2>/dev/null &&
+       python3 - "$fig2" "$work/d6" <<'PY'
+import sys, re
+a = open(sys.argv[1]).read().split("\n"); b = open(sys.argv[2]).read().split("\n")
+assert len(a) == len(b), (len(a), len(b))
+total = 0.0
+for i, (x, y) in enumerate(zip(a, b)):
+    if i % 2 == 0 or "." not in y:
+        assert x == y, (x, y)                     # vertices and message bytes unchanged
+    else:                                         # task edges
+        assert re.fullmatch(r"\d+\.\d{6}", y), y
+        assert int(float(y) + 0.5) == int(x), (x, y)
+        total += float(y)
+assert abs(total - 4.4) < 1e-6, total
+PY
+    then ok "$s: critpath --digits 6 (sum 4.4 s)"; else fail "$s: critpath --digits 6"; fi
+done
+if "$report" --format critpath --digits 10 "$work/assign-path" >/dev/null 2>&1; then
+    fail "critpath --digits 10 accepted"
+fi
+# dot --phase: one phase only (assign-trace has two: 2.4 s then 2.0 s)
+if "$report" --format dot --phase 1 "$work/assign-trace" >"$work/p1.dot" 2>/dev/null &&
+   grep -q 'of phase 1 of 2' "$work/p1.dot" &&
+   [ "$(sed -n 's/.*-> .*label="\([0-9.]*\)".*/\1/p' "$work/p1.dot" | awk '{s+=$1} END {printf "%.3f", s}')" = 2.000 ] &&
+   ! grep -q '^  init ' "$work/p1.dot"; then
+    ok "dot --phase 1 (trace): that phase's critical path, 2.000 s"
+else
+    fail "dot --phase 1 (trace)"; cat "$work/p1.dot"
+fi
+if [ $have_dot = 1 ] && ! dot -Tsvg "$work/p1.dot" >/dev/null 2>&1; then
+    fail "dot --phase 1 does not render"
+fi
+for s in assign-path assign-trace; do
+    if "$report" --format dot --phase 2 "$work/$s" >/dev/null 2>"$work/p2.err" ||
+       ! grep -q "phase 2 out of range" "$work/p2.err"; then
+        fail "$s: dot --phase 2 (out of range) not refused"
+    fi
+done
+# per-phase view: phases by spread, from the path summaries (the --check
+# table above: phase 0 2.4 s / 0.600002 s, phase 1 2.0 s / 0.00003 s)
+if "$report" --format json "$work/assign-trace" 2>/dev/null | python3 -c '
+import json, sys
+v = json.load(sys.stdin)["phases_by_spread"]
+assert [x["phase"] for x in v] == [1, 0], v
+assert abs(v[0]["spread_seconds"] - 1.99997) < 1e-9 and abs(v[1]["spread_seconds"] - 1.799998) < 1e-9, v
+assert v[0]["start_seconds"] == 2.4 and v[1]["start_seconds"] == 0, v
+' && "$report" "$work/assign-trace" 2>/dev/null | grep -q "Phases with the largest spread"; then
+    ok "phases by spread (json and text)"
+else
+    fail "phases by spread"
+fi
+if "$report" --format text --phase 0 "$work/assign-path" >/dev/null 2>&1; then
+    fail "--phase accepted for text"
 fi
 
 if [ $fails -gt 0 ]; then

@@ -9,6 +9,7 @@
 #include "report_critpath.h"
 #include "report_dot.h"
 #include "report_phases.h"
+#include "report_html.h"
 #include "report_ranks.h"
 #include "rankfiles.h"
 #include "warnings.h"
@@ -39,6 +40,10 @@ static const char usage_text[] =
     "                       wall_seconds, paths[] in descending percentile with\n"
     "                       cost_seconds, per-phase min/median/max and top[] source\n"
     "                       lines, hotspots[], counters, ranks_missing);\n"
+    "                     html: one self-contained page (no network): warnings,\n"
+    "                       distribution, per-phase costs, per-rank bars, hotspots,\n"
+    "                       MPI call sites, a flame graph per path and the\n"
+    "                       differential 100%-0%, a collapsible tree; -o FILE\n"
     "                     folded: one line per calling context, 'f1;f2;f3 VALUE'\n"
     "                       with VALUE in microseconds of exclusive time on the\n"
     "                       chosen path, for flamegraph.pl or speedscope\n"
@@ -223,9 +228,9 @@ int main(int argc, char **argv)
         }
     }
     if (strcmp(fmt, "text") && strcmp(fmt, "json") && strcmp(fmt, "folded") &&
-        strcmp(fmt, "critpath") && strcmp(fmt, "dot")) {
-        fprintf(stderr, "rp-report: unknown format '%s' (text, json, folded, critpath or dot)\n",
-                fmt);
+        strcmp(fmt, "critpath") && strcmp(fmt, "dot") && strcmp(fmt, "html")) {
+        fprintf(stderr, "rp-report: unknown format '%s' (text, json, html, folded, critpath or "
+                "dot)\n", fmt);
         return 2;
     }
     if (path_s && strcmp(path_s, "rank") && strcmp(path_s, "mpi") &&
@@ -328,6 +333,8 @@ int main(int argc, char **argv)
     int rc;
     if (!strcmp(fmt, "json"))
         rc = report_json(out, &p, &o);
+    else if (!strcmp(fmt, "html"))
+        rc = report_html(out, &p, &o);
     else if (!strcmp(fmt, "folded")) {
         /* folded lines are "stack VALUE" only (flamegraph.pl, speedscope):
          * the warnings go to stderr */

@@ -37,7 +37,7 @@
   app.appendChild(el('h1', {text: 'rpprof: ' + D.program}));
   app.appendChild(el('p', {id: 'summary', text: D.ranks + ' of ' + D.ranks_expected +
     ' ranks, k=' + k + ' paths (' + D.select + '), mode ' + D.mode + ', ' + D.phases +
-    ' phases, wall ' + fx(D.wall_seconds, 3) + ' s, sampling every ' + D.period_us + ' us, ' +
+    ' phases, wall ' + fx(D.wall_seconds, 3) + ' s, ' + (D.period_us ? 'sampling every ' + D.period_us + ' us, ' : 'sampling off, ') +
     D.samples + ' samples'}));
 
   // warnings: every loss counter (doc/report.md)

@@ -114,7 +114,9 @@
       el('span', {'class': 'lbl', text: String(r.rank)}),
       el('span', {'class': 'bar', style: 'width:' + (rmax > 0 ? (600 * r.task_seconds / rmax).toFixed(1) : 0) + 'px'}),
       el('span', {'class': 'bar mpi', style: 'width:' + (rmax > 0 ? (600 * r.mpi_seconds / rmax).toFixed(1) : 0) + 'px'}),
-      el('span', {text: ' ' + fx(r.task_seconds, 3) + ' / ' + fx(r.mpi_seconds, 3) + ' s'})]));
+      el('span', {'class': r.descheduled ? 'warn' : '', text: ' ' + fx(r.task_seconds, 3) + ' / ' +
+        fx(r.mpi_seconds, 3) + ' s' + (r.descheduled ? '  descheduled: CPU time ' + fx(r.cpu_seconds, 3) +
+        ' s < 80% of its task time' : '')})]));
   });
   section('ranks', 'Per rank: sampled task time (blue) and MPI time (orange, waiting included)',
     [rk.length ? rdiv : el('p', {'class': 'note', text: 'Needs the rank files (run rp-report on the directory).'}),

@@ -241,15 +241,8 @@ static int dec_frms(const rp_section *s, rp_profile *p, char *err, size_t errlen
     rpdec r;
     rpdec_init(&r, s->p, s->len);
     uint32_t n = rpdec_u32(&r);
-    if (r.failed || (uint64_t)n * FRAME_BYTES != rpdec_left(&r)) {
-        rp_seterr(err, errlen, "corrupt FRMS section (count %u)", n);
+    if (!(p->frames = rpdec_records(&r, n, FRAME_BYTES, sizeof *p->frames, "FRMS", err, errlen)))
         return -1;
-    }
-    p->frames = malloc((size_t)(n ? n : 1) * sizeof *p->frames);
-    if (!p->frames) {
-        rp_seterr(err, errlen, "out of memory");
-        return -1;
-    }
     p->n_frames = n;
     for (uint32_t i = 0; i < n; i++) {
         rp_pframe *f = &p->frames[i];
@@ -269,15 +262,8 @@ static int dec_syms(const rp_section *s, rp_profile *p, char *err, size_t errlen
     rpdec r;
     rpdec_init(&r, s->p, s->len);
     uint32_t n = rpdec_u32(&r);
-    if (r.failed || (uint64_t)n * SYM_BYTES != rpdec_left(&r)) {
-        rp_seterr(err, errlen, "corrupt SYMS section (count %u)", n);
+    if (!(p->syms = rpdec_records(&r, n, SYM_BYTES, sizeof *p->syms, "SYMS", err, errlen)))
         return -1;
-    }
-    p->syms = malloc((size_t)(n ? n : 1) * sizeof *p->syms);
-    if (!p->syms) {
-        rp_seterr(err, errlen, "out of memory");
-        return -1;
-    }
     p->n_syms = n;
     for (uint32_t i = 0; i < n; i++) {
         rp_psym *y = &p->syms[i];

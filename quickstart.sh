@@ -31,7 +31,8 @@ JOBS=${JOBS:-2}
 NP=${NP:-4}
 
 PACKAGES="build-essential autoconf automake libtool pkg-config openmpi-bin libopenmpi-dev
-libunwind-dev libdw-dev libelf-dev python3 gfortran graphviz valgrind mpich libmpich-dev"
+libunwind-dev libdw-dev libelf-dev python3 gfortran graphviz valgrind mpich libmpich-dev
+chromium"   # chromium: the headless-browser test of rp-report --format html
 
 say() { printf '\n==> %s\n' "$*"; }
 die() { printf 'quickstart: %s\n' "$*" >&2; exit 1; }
@@ -111,6 +112,8 @@ demo() {
     RP_OUTPUT=$dir mpirun -np "$NP" "${MPIRUN_FLAGS[@]}" -x RP_OUTPUT "$PREFIX/bin/rp-run" ./imbalance
     say "$PREFIX/bin/rp-report $dir"
     "$PREFIX/bin/rp-report" "$dir"
+    "$PREFIX/bin/rp-report" --format html -o "$dir/report.html" "$dir" &&
+        say "HTML report (one file, open it in any browser): $dir/report.html"
     say "done.  Also try: $PREFIX/bin/rp-report --format json $dir"
 }
 

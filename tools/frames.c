@@ -22,6 +22,12 @@ uint32_t frames_kind(const rp_profile *p, uint32_t sym)
         return FRAMES_PROFILER;
     if (y->flags & RP_SYMF_FALLBACK)
         return FRAMES_NOSYM;
+    /* present but without a symbol for this address (a stripped binary, a
+     * system library's internal function): symbols.c names it module+0xOFF */
+    const char *mb = base(p->strs[y->module]);
+    size_t ml = strlen(mb);
+    if (ml && !strncmp(fn, mb, ml) && !strncmp(fn + ml, "+0x", 3))
+        return FRAMES_NOSYM;
     return FRAMES_CODE;
 }
 

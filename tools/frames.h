@@ -15,7 +15,8 @@ enum { FRAMES_CODE = 0, FRAMES_PROFILER = 1, FRAMES_NOSYM = 2 };
 /* The kind of symbol `sym`.  Profiler: a frame of librpprof*, or a function
  * named rpf_*, reqtab_* or PMPI_* (rpprof's Fortran and request-table
  * helpers, the MPI entry it forwards to).  No symbols: the module was
- * missing or changed (RP_SYMF_FALLBACK), shown as module+0xoffset. */
+ * missing or changed (RP_SYMF_FALLBACK), or has no symbol for the address
+ * (stripped; a system library's internal code): named module+0xoffset. */
 uint32_t frames_kind(const rp_profile *p, uint32_t sym);
 
 /* The MPI call a profiler function stands for: rpf_MPI_Send and PMPI_Send

@@ -14,7 +14,17 @@ typedef struct rp_rankrow {
     int64_t  task_ns;      /* sampled time outside MPI (column RP_MET_RANK) */
     int64_t  mpi_ns;       /* sampled time inside MPI (column RP_MET_MPI) */
     uint64_t samples;      /* the rank's "samples" counter (task and MPI) */
+    int      has_cpu;      /* the rank file has the two counters below */
+    int64_t  cpu_ns;       /* main_thread_cpu_us: CPU time of the MPI thread */
+    uint64_t invol_csw;    /* main_thread_involuntary_switches */
 } rp_rankrow;
+
+/* A rank whose MPI thread had less CPU time than this share of its (wall-
+ * clock) task time was descheduled while computing: CPU time covers the
+ * tasks plus whatever MPI spent on the CPU, so a running rank has at least
+ * its task time.  Its task time, and any imbalance it shows, is partly
+ * waiting for a CPU. */
+#define RP_RANK_CPU_LOW 0.8
 
 /* Read the rank files of DIR (rankfiles.h) for ranks 0..nranks-1 (unreadable ones are left
  * out: the header already warns about them).  *out is malloc'd; returns

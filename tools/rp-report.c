@@ -9,6 +9,7 @@
 #include "report_critpath.h"
 #include "report_dot.h"
 #include "report_phases.h"
+#include "report_html.h"
 #include "report_ranks.h"
 #include "rankfiles.h"
 #include "warnings.h"
@@ -30,7 +31,10 @@ static const char usage_text[] =
     "would, without writing anything).  PROFILE is a profile.rpm file.\n"
     "\n"
     "Options:\n"
-    "  -f, --format FMT   text (default): header, path-length distribution,\n"
+    "  -f, --format FMT   text (default): header with a warning for every loss\n"
+    "                       counter, path-length distribution with samples per\n"
+    "                       path, per-rank table (DIR only), MPI time by call\n"
+    "                       site, phases by spread (path/trace modes),\n"
     "                       hotspots of the whole program beside hotspots on a\n"
     "                       path (by function and by line), and the calling-context\n"
     "                       tree with every path as % of the critical path and the\n"
@@ -39,6 +43,10 @@ static const char usage_text[] =
     "                       wall_seconds, paths[] in descending percentile with\n"
     "                       cost_seconds, per-phase min/median/max and top[] source\n"
     "                       lines, hotspots[], counters, ranks_missing);\n"
+    "                     html: one self-contained page (no network): warnings,\n"
+    "                       distribution, per-phase costs, per-rank bars, hotspots,\n"
+    "                       MPI call sites, a flame graph per path and the\n"
+    "                       differential 100%-0%, a collapsible tree; -o FILE\n"
     "                     folded: one line per calling context, 'f1;f2;f3 VALUE'\n"
     "                       with VALUE in microseconds of exclusive time on the\n"
     "                       chosen path, for flamegraph.pl or speedscope\n"
@@ -70,6 +78,12 @@ static const char usage_text[] =
     "                       on every shown path (default 1; 0 shows all)\n"
     "  -h, --help         show this help and exit\n"
     "  -V, --version      show the version and exit\n"
+    "\n"
+    "Warnings: every non-zero loss counter of the counter table, in every view\n"
+    "(text header; JSON \"warnings\"; DOT comments; stderr for folded, critpath\n"
+    "and --check).  Sample counts are estimated (sampled time / mean sample\n"
+    "weight); '~' in the tree marks a difference within sampling noise\n"
+    "(doc/report.md).\n"
     "\n"
     "Path percentile j of k is 100*(k-1-j)/(k-1).  Costs are task time (time\n"
     "outside MPI) summed over phases; the critical path is close to the wall\n"
@@ -223,9 +237,9 @@ int main(int argc, char **argv)
         }
     }
     if (strcmp(fmt, "text") && strcmp(fmt, "json") && strcmp(fmt, "folded") &&
-        strcmp(fmt, "critpath") && strcmp(fmt, "dot")) {
-        fprintf(stderr, "rp-report: unknown format '%s' (text, json, folded, critpath or dot)\n",
-                fmt);
+        strcmp(fmt, "critpath") && strcmp(fmt, "dot") && strcmp(fmt, "html")) {
+        fprintf(stderr, "rp-report: unknown format '%s' (text, json, html, folded, critpath or "
+                "dot)\n", fmt);
         return 2;
     }
     if (path_s && strcmp(path_s, "rank") && strcmp(path_s, "mpi") &&
@@ -328,6 +342,8 @@ int main(int argc, char **argv)
     int rc;
     if (!strcmp(fmt, "json"))
         rc = report_json(out, &p, &o);
+    else if (!strcmp(fmt, "html"))
+        rc = report_html(out, &p, &o);
     else if (!strcmp(fmt, "folded")) {
         /* folded lines are "stack VALUE" only (flamegraph.pl, speedscope):
          * the warnings go to stderr */

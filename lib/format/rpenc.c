@@ -207,6 +207,21 @@ uint32_t rpdec_u32(rpdec *d) { return (uint32_t)get_le(d, 4); }
 uint64_t rpdec_u64(rpdec *d) { return get_le(d, 8); }
 int64_t  rpdec_i64(rpdec *d) { return (int64_t)get_le(d, 8); }
 
+void *rpdec_records(rpdec *d, uint64_t n, size_t rec_bytes, size_t elem_bytes, const char *sect,
+                    char *err, size_t errlen)
+{
+    size_t left = rpdec_left(d);
+    if (d->failed || rec_bytes == 0 || n != left / rec_bytes || left % rec_bytes) {
+        rp_seterr(err, errlen, "corrupt %s section (%llu records do not fit %zu bytes)", sect,
+                  (unsigned long long)n, left);
+        return NULL;
+    }
+    void *v = malloc((size_t)(n ? n : 1) * elem_bytes);
+    if (!v)
+        rp_seterr(err, errlen, "out of memory for %llu %s records", (unsigned long long)n, sect);
+    return v;
+}
+
 char *rpdec_str(rpdec *d, size_t maxlen, int allow_empty)
 {
     uint32_t n = rpdec_u32(d);

@@ -105,6 +105,13 @@ int  rpdec_stats(rpdec *d, rp_phasestats *st, uint32_t k_expected, char *err, si
 /* CNTR payload. */
 void rpenc_counters(rpenc *e, const rp_counter *c, uint32_t n);
 int  rpdec_counters(rpdec *d, rp_counter **c, uint32_t *n, char *err, size_t errlen);
+/* The rest of a section is exactly n records of rec_bytes each: returns a
+ * malloc'd array of n (at least 1) elements of elem_bytes, or NULL with
+ * "corrupt SECT section (N records do not fit B bytes)" or "out of memory"
+ * in err.  The one check every counted section of the rank file and the
+ * merged profile makes before decoding its records. */
+void *rpdec_records(rpdec *d, uint64_t n, size_t rec_bytes, size_t elem_bytes, const char *sect,
+                    char *err, size_t errlen);
 /* A string: u32 length (0..maxlen, no NUL bytes inside) + bytes. */
 void rpenc_str(rpenc *e, const char *s);
 /* Decodes into a fresh malloc'd NUL-terminated string. */

@@ -506,16 +506,8 @@ static int dec_tasks(const rp_section *s, rp_rankdata *d, char *err, size_t errl
     rpdec_init(&r, s->p, s->len);
     d->n_events = rpdec_u64(&r);
     uint64_t n = rpdec_u64(&r);
-    if (r.failed || n != rpdec_left(&r) / TASK_BYTES || rpdec_left(&r) % TASK_BYTES) {
-        rp_seterr(err, errlen, "corrupt TASK section (%llu tasks do not fit %zu bytes)",
-               (unsigned long long)n, rpdec_left(&r));
+    if (!(d->tasks = rpdec_records(&r, n, TASK_BYTES, sizeof *d->tasks, "TASK", err, errlen)))
         return -1;
-    }
-    d->tasks = malloc((size_t)(n ? n : 1) * sizeof *d->tasks);
-    if (!d->tasks) {
-        rp_seterr(err, errlen, "out of memory for %llu tasks", (unsigned long long)n);
-        return -1;
-    }
     d->n_tasks = n;
     for (uint64_t i = 0; i < n; i++) {
         rp_task *t = &d->tasks[i];
@@ -589,16 +581,8 @@ static int dec_edges(const rp_section *s, rp_rankdata *d, char *err, size_t errl
     rpdec r;
     rpdec_init(&r, s->p, s->len);
     uint64_t n = rpdec_u64(&r);
-    if (r.failed || n != rpdec_left(&r) / EDGE_BYTES || rpdec_left(&r) % EDGE_BYTES) {
-        rp_seterr(err, errlen, "corrupt EDGE section (%llu edges do not fit %zu bytes)",
-               (unsigned long long)n, rpdec_left(&r));
+    if (!(d->edges = rpdec_records(&r, n, EDGE_BYTES, sizeof *d->edges, "EDGE", err, errlen)))
         return -1;
-    }
-    d->edges = malloc((size_t)(n ? n : 1) * sizeof *d->edges);
-    if (!d->edges) {
-        rp_seterr(err, errlen, "out of memory for %llu edges", (unsigned long long)n);
-        return -1;
-    }
     d->n_edges = n;
     for (uint64_t i = 0; i < n; i++) {
         rp_edge *g = &d->edges[i];

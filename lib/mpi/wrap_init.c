@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "mpi/hooks.h"
 #include "runtime/runtime_int.h"
 #include "exchange/reqtab.h"
@@ -46,6 +47,12 @@ int rp_mpi_matches(void)
     if (!other)
         return known;
     known = 0;
+    /* Stepping aside means every wrapper passes its arguments straight on.
+     * That works when this library's handles are at least as wide as the
+     * running MPI's (Open MPI's pointers carry MPICH's ints unchanged); the
+     * other way round the wrappers would cut Open MPI's pointers to 32 bits
+     * and the job would crash at its next call: stop it here, clearly. */
+    int pass = sizeof(MPI_Comm) >= sizeof(void *);
     /* rank 0 only, as far as the launcher tells (MPI cannot be asked) */
     static const char *const rankvars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"};
     const char *r = NULL;
@@ -55,10 +62,19 @@ int rp_mpi_matches(void)
         char *nl = strchr(v, '\n');
         if (nl)
             *nl = 0;
-        fprintf(stderr, "rpprof: this librpprof.so was built for %s but the program runs \"%.80s\"; "
-                        "rpprof is disabled for this run (build rpprof with the program's MPI: "
-                        "configure MPICC=...)\n", built, v);
+        if (pass)
+            fprintf(stderr, "rpprof: this librpprof.so was built for %s but the program runs "
+                            "\"%.80s\"; rpprof is disabled for this run (build rpprof with the "
+                            "program's MPI: configure MPICC=...)\n", built, v);
+        else
+            fprintf(stderr, "rpprof: this librpprof.so was built for %s but the program runs "
+                            "\"%.80s\"; its wrappers cannot pass that MPI's handles on, so the "
+                            "job stops here (remove librpprof.so from LD_PRELOAD, or build "
+                            "rpprof with the program's MPI: configure MPICC=...)\n", built, v);
+        fflush(stderr);
     }
+    if (!pass)
+        _exit(1);
     return known;
 }
 

@@ -104,6 +104,7 @@ check(close(sum(r["task_seconds"] for r in pr), col[0] / 1e9)
       and close(sum(r["mpi_seconds"] for r in pr), col[1] / 1e9), "per_rank sums = columns 0, 1")
 check(all(close(r["wall_seconds"], (2000000000 + r["rank"] * 1000) / 1e9) for r in pr),
       "per_rank wall")
+check(all("cpu_seconds" not in r for r in pr), "per_rank: no CPU fields without the CPU counter")
 # MPI time by call site: all of it in MPI_Wait called from rp_test_caller
 cs = j.get("mpi_call_sites", [])
 check(len(cs) == 1 and cs[0]["call"] == "MPI_Wait" and cs[0]["function"] == "rp_test_caller"

@@ -67,5 +67,12 @@ for n in info:
           "info counter %s stays silent" % n)
 check(not any(l.startswith("rp-report") or "warning" in l for l in rd("folded").splitlines()),
       "folded output holds stacks only")
+# the CPU-time counters (info, not warnings) feed the per-rank table: row i
+# of the table holds i+1, so main_thread_cpu_us is a few us against 2 s of
+# sampled task time: every rank was descheduled, and the text says so
+pr = j["per_rank"]
+check(len(pr) == 3 and all(r.get("descheduled") is True and r["cpu_seconds"] < 1e-3 for r in pr),
+      "per_rank: CPU time read, ranks flagged as descheduled: %s" % pr)
+check("3 ranks had less CPU time than 80% of their task time" in text, "text flags the ranks")
 sys.exit(1 if bad else 0)
 PY

@@ -1,0 +1,108 @@
+#!/bin/sh
+# test_html.sh - rp-report --format html in a real headless browser
+# (Debian's chromium): the page is one file that fetches nothing, loads with
+# no console error and no uncaught exception, and its DOM holds the
+# expected elements and numbers (warnings from the counter table, the path
+# costs of the JSON report, a flame graph per path and the differential,
+# per-rank bars, the per-phase timeline in trace mode, the collapsible tree).
+# A screenshot of each page is taken (tests/html_report_*.png in the build
+# tree).  Exit 0 pass, 1 fail (a missing prerequisite is a failure).
+top_src=${RP_TOP_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+top_build=${RP_TOP_BUILDDIR:-$top_src}
+bindir=${RP_BINDIR:-$top_build/tools}
+mkrank=${MKRANKFILES:-$top_build/tests/mkrankfiles}
+mkpath=${MKPATHFILES:-$top_build/tests/mkpathfiles}
+browser=${CHROMIUM:-chromium}
+for f in "$bindir/rp-report" "$mkrank" "$mkpath"; do
+    [ -x "$f" ] || { echo "test_html.sh: $f not built" >&2; exit 1; }
+done
+command -v "$browser" >/dev/null 2>&1 ||
+    { echo "test_html.sh: $browser not found (apt-get install chromium; quickstart.sh installs it)" >&2; exit 1; }
+command -v python3 >/dev/null 2>&1 || { echo "test_html.sh: python3 needed" >&2; exit 1; }
+work=$(mktemp -d "${TMPDIR:-/tmp}/rp-html-test.XXXXXX") || exit 1
+trap 'rm -rf "$work"' EXIT INT TERM
+fails=0
+
+# load FILE NAME: DOM to $work/NAME.dom, browser log to $work/NAME.log,
+# screenshot to $top_build/tests/html_report_NAME.png
+load() {
+    timeout 120 "$browser" --headless --no-sandbox --disable-gpu --no-first-run \
+        --user-data-dir="$work/profile" --enable-logging=stderr --v=0 \
+        --virtual-time-budget=10000 --dump-dom "file://$1" >"$work/$2.dom" 2>"$work/$2.log" ||
+        { echo "FAIL: $2: $browser --dump-dom exit $?"; return 1; }
+    rm -f "$top_build/tests/html_report_$2.png"
+    timeout 120 "$browser" --headless --no-sandbox --disable-gpu --no-first-run \
+        --user-data-dir="$work/profile" --hide-scrollbars --window-size=1280,2400 \
+        --virtual-time-budget=10000 --screenshot="$top_build/tests/html_report_$2.png" \
+        "file://$1" >/dev/null 2>&1 ||
+        { echo "FAIL: $2: $browser --screenshot exit $?"; return 1; }
+}
+
+# prof mode, with every counter of the table set (warnings)
+"$mkrank" "$work/m" 4 --skip 2 --all-counters 1 >/dev/null || exit 1
+"$bindir/rp-report" --format html -o "$work/prof.html" "$work/m" 2>/dev/null || { echo "FAIL: rp-report html (prof)"; exit 1; }
+"$bindir/rp-report" --format json "$work/m" >"$work/prof.json" 2>/dev/null || exit 1
+# trace mode: per-phase costs (two phases)
+mkdir "$work/t" && "$mkpath" assign-trace "$work/t" || exit 1
+"$bindir/rp-report" --format html -o "$work/trace.html" "$work/t" 2>/dev/null || { echo "FAIL: rp-report html (trace)"; exit 1; }
+"$bindir/rp-report" --format json "$work/t" >"$work/trace.json" 2>/dev/null || exit 1
+
+for n in prof trace; do
+    load "$work/$n.html" "$n" || fails=$((fails + 1))
+done
+python3 - "$work" "$top_build/tests" <<'PY' || fails=$((fails + 1))
+import json, re, sys, os
+w, shots = sys.argv[1], sys.argv[2]
+bad = 0
+def check(ok, what):
+    global bad
+    print(("ok: " if ok else "FAIL: ") + what)
+    bad += not ok
+def count(dom, pat): return len(re.findall(pat, dom))
+for n in ("prof", "trace"):
+    html = open(f"{w}/{n}.html", encoding="utf-8").read()
+    dom = open(f"{w}/{n}.dom", encoding="utf-8").read()
+    log = open(f"{w}/{n}.log", encoding="utf-8", errors="replace").read()
+    j = json.load(open(f"{w}/{n}.json"))
+    k = j["k"]
+    # self-contained: nothing to fetch
+    check(not re.search(r'\b(src|href)\s*=|url\(|@import|fetch\(|XMLHttpRequest', html),
+          f"{n}: the file references nothing outside itself")
+    check("CONSOLE" not in log, f"{n}: no console messages: " +
+          "; ".join(l for l in log.splitlines() if "CONSOLE" in l)[:500])
+    check('data-errors="0"' in dom and 'data-ready="1"' in dom, f"{n}: script ran to the end, no uncaught error")
+    # numbers from the JSON report in the DOM
+    costs = re.findall(r'<td class="cost">([0-9.]+)</td>', dom)
+    check(costs == ["%.6f" % p["cost_seconds"] for p in j["paths"]],
+          f"{n}: distribution costs {costs} = JSON")
+    check(count(dom, r'<li class="warn">') == len(j["warnings"]),
+          f"{n}: {len(j['warnings'])} warnings listed")
+    for x in j["warnings"]:
+        if x["counter"]:
+            check((x["counter"] + " = " + str(x["value"]) + ": ") in dom, f"{n}: warning {x['counter']} shown")
+    for j2 in range(k):
+        check(re.search(r'id="flame-%d"' % j2, dom) is not None, f"{n}: flame graph of path {j2}")
+    if k > 1:
+        check('id="flame-diff"' in dom, f"{n}: differential flame graph")
+    check(count(dom, r'class="rank-row"') == len(j.get("per_rank", [])) > 0, f"{n}: one bar per rank")
+    check(count(dom, r'<details') >= 1 or j["sampled_seconds"] == 0, f"{n}: collapsible tree")
+    png = f"{shots}/html_report_{n}.png"
+    ok = os.path.exists(png) and open(png, "rb").read(8) == b"\x89PNG\r\n\x1a\n" and os.path.getsize(png) > 10000
+    check(ok, f"{n}: screenshot {png}")
+# prof: the flame graph of the critical path has boxes, every path names the warnings of the table
+prof = open(f"{w}/prof.dom").read()
+pj = json.load(open(f"{w}/prof.json"))
+check(len([x for x in pj["warnings"] if x["counter"]]) >= 10, "prof: the table's loss counters reach the page")
+m = re.search(r'id="flame-0".*?</div></div>', prof, re.S)
+check(count(prof, r'class="fr"') > 3, "prof: flame boxes drawn")
+check("rp_test_compute" in prof, "prof: function names in the page")
+# trace: the per-phase timeline, one line per path, and the phases table
+tr = open(f"{w}/trace.dom").read()
+tj = json.load(open(f"{w}/trace.json"))
+check('id="timeline-svg"' in tr and count(tr, r'<polyline') == tj["k"], "trace: timeline with one line per path")
+check([int(x) for x in re.findall(r'<table id="phase-table">.*?</table>', tr, re.S) and
+       re.findall(r'<tr><td>(\d+)</td>', re.findall(r'<table id="phase-table">.*?</table>', tr, re.S)[0])]
+      == [p["phase"] for p in tj["phases_by_spread"]], "trace: phases by spread in the page")
+sys.exit(1 if bad else 0)
+PY
+[ $fails -eq 0 ]

@@ -105,5 +105,8 @@ void sample_commit_item(void *ctx, uint32_t path, const struct rp_item *item, ui
  * sampler's counters into cnt[RP_CNT_*].  k: paths (metric columns).
  * 0, or -1 (out of memory: out is empty). */
 int  sample_export(rp_cct_export *out, uint32_t k, uint64_t *cnt);
+/* export.c: the tree as module/offset nodes (normal context, allocates). */
+int  sample_export_cct(const rp_cct *cct, rp_cct_export *out, uint32_t k,
+                       const char *(*fn_name)(int), int fn_count);
 
 #endif

@@ -43,8 +43,9 @@ static int summary_contains(const rp_path *p, uint32_t rank, uint16_t idx)
     return 0;
 }
 
-/* Drop interval j (time is kept in the path's cost; only the location is
- * lost: the paper's "unknown location" slot is the n_evicted counter). */
+/* Drop interval j (reservoir replacement).  The new interval is appended
+ * after this, so it is the last one and later items of the same run on this
+ * rank extend it. */
 static void summary_evict(rp_path *p, uint32_t j)
 {
     for (uint32_t i = j + 1; i < p->n_iv; i++)
@@ -64,18 +65,31 @@ static void summary_append(rp_path *p, uint32_t rank, uint16_t idx)
 int summary_push(rp_path *p, uint32_t iv_cap, uint32_t rank, uint16_t idx,
                  rp_summary_mode mode, uint64_t *rng)
 {
-    if (p->n_iv > 0) {
+    /* Profile mode: a run continues only while it stays on the rank that
+     * opened it (ghost_on: 1 = the last kept interval is open, 2 = a
+     * turned-away run is); a path that arrived by message starts closed
+     * (wire.c), whether its last run was kept or not, so kept and
+     * turned-away runs are cut alike and the reservoir stays unbiased. */
+    int prof = mode == RP_SUMMARY_PROF;
+    if (p->n_iv > 0 && (!prof || p->ghost_on == 1)) {
         rp_interval *last = &p->iv[p->n_iv - 1];
         /* idx == 0 has no predecessor, so it always opens an interval. */
         if (last->rank == rank && idx > 0 && last->high == (uint16_t)(idx - 1)) {
             last->high = idx;
             return RP_SUM_EXTENDED;
         }
-        if (summary_contains(p, rank, idx))
-            return RP_SUM_EXTENDED;
     }
+    if (p->n_iv > 0 && summary_contains(p, rank, idx))
+        return RP_SUM_EXTENDED;
+    if (prof && p->ghost_on == 2 && p->ghost_rank == rank && idx > 0 &&
+        p->ghost_high == (uint16_t)(idx - 1)) {
+        p->ghost_high = idx;     /* the rest of a run the reservoir turned away */
+        return RP_SUM_EVICTED;
+    }
+    p->ghost_on = 0;
     if (p->n_iv < iv_cap) {
         summary_append(p, rank, idx);
+        p->ghost_on = 1;
         return RP_SUM_OPENED;
     }
     if (mode == RP_SUMMARY_PATH) {
@@ -89,7 +103,25 @@ int summary_push(rp_path *p, uint32_t iv_cap, uint32_t rank, uint16_t idx,
         p->n_evicted++;
         return RP_SUM_EVICTED;
     }
+    /* Profile mode, full: reservoir sampling over the runs the path opens
+     * (Vitter's algorithm R).  The m-th run opened is kept with probability
+     * iv_cap/m, replacing a uniformly chosen interval, so at the end every
+     * run (and every item of it) is in the summary with probability
+     * n_iv / (n_iv + n_evicted).  The commit scales what it finds by the
+     * inverse (commit_path_attr): an unbiased estimate of where the path's
+     * sampled time went.  The paper's rule (always replace a random one)
+     * keeps mostly the newest intervals and loses the rest of the phase. */
+    uint64_t opened = (uint64_t)p->n_iv + p->n_evicted + 1;
+    uint64_t r = summary_rand(rng) >> 11;              /* 53 random bits */
+    if ((uint64_t)(((unsigned __int128)r * opened) >> 53) >= iv_cap) {
+        p->n_evicted++;                                /* not kept */
+        p->ghost_on = 2;
+        p->ghost_rank = rank;
+        p->ghost_high = idx;
+        return RP_SUM_EVICTED;
+    }
     summary_evict(p, rand_below(rng, p->n_iv));
     summary_append(p, rank, idx);
+    p->ghost_on = 1;
     return RP_SUM_EVICTED;
 }

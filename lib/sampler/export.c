@@ -160,7 +160,10 @@ int sample_export_cct(const rp_cct *cct, rp_cct_export *d, uint32_t k,
         dn->parent = cn->parent;
         if (cn->pc & CCT_PSEUDO_BIT) {
             uint64_t fn = cn->pc & ~CCT_PSEUDO_BIT;
-            if (fn < (uint64_t)nf) {
+            if (fn >= RP_UNK_PSEUDO && fn < RP_UNK_PSEUDO + RP_UNK_N) {
+                dn->module = RP_MOD_UNKNOWN;   /* "<unknown>" and its causes */
+                dn->offset = fn - RP_UNK_PSEUDO;
+            } else if (fn < (uint64_t)nf) {
                 dn->module = RP_MOD_MPI;
                 dn->offset = fn;
             } else {   /* cur_fn was not a valid id */

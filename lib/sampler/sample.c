@@ -205,12 +205,17 @@ typedef struct drain_ctx {
     int64_t task;     /* the open task */
 } drain_ctx;
 
-/* A task sample at CCT node `node` of weight w: a new item of the open
- * task, and every path-summary of the rank's set extended with it.
- * 0, or -1 when the item buffer is full.  Async-signal-safe. */
-static int push_task_sample(uint32_t node, int64_t w)
+/* A task sample at CCT node `node`: a new item of the open task, and every
+ * path-summary of the rank's set extended with it.  The item's weight (what
+ * the paths get) is w_path, the timer interval the sample stands for: an
+ * unbiased per-path estimate.  The whole-rank weight (carry, header) would
+ * hand a path the unsampled time of earlier tasks that may lie on other
+ * paths (doc/sampling.md).  0, or -1 when the item buffer is full.
+ * Async-signal-safe. */
+static int push_task_sample(uint32_t node, int64_t w_path)
 {
-    int32_t i = itembuf_push(&g_st->items, node, 0, w);
+    int32_t i = itembuf_push(&g_st->items, node, 0, w_path);
+    pathset_add_sample(&g_st->ps, w_path, i < 0);
     if (i < 0)
         return -1;
     pathset_extend(&g_st->ps, g_st->rank, (uint16_t)i,
@@ -334,7 +339,9 @@ static void on_sigprof(int sig, siginfo_t *si, void *ucv)
         g_carried_ns = 0;
         cct_add(&g_cct, node, RP_MET_RANK, w);
         rp_sample_cnt.samples++;
-        if (push_task_sample(node, w) != 0)
+        int64_t w_path = g_cur_period_ns *
+                         (1 + (int64_t)(si->si_overrun > 0 ? si->si_overrun : 0));
+        if (push_task_sample(node, w_path) != 0)
             rp_sample_cnt.samples_dropped++;
     }
     g_last_sample_ns = now;
@@ -512,6 +519,21 @@ void sample_commit_item(void *ctx, uint32_t path, const rp_item *item, uint32_t 
     (void)idx;
     if (g_cct_ok && item)
         cct_add(&g_cct, item->node, RP_MET_PATH0 + path, item->value_ns);
+}
+
+void sample_commit_unknown(uint32_t col, uint32_t cause, int64_t ns)
+{
+    if (!g_cct_ok || ns <= 0 || cause == RP_UNK_FRAME || cause >= RP_UNK_N)
+        return;
+    g_cct_busy = 1;
+    barrier();
+    uint32_t u = cct_child(&g_cct, CCT_ROOT, CCT_PSEUDO_BIT | RP_UNK_PSEUDO);
+    uint32_t c = u == CCT_NONE ? CCT_NONE
+                               : cct_child(&g_cct, u, CCT_PSEUDO_BIT | (RP_UNK_PSEUDO + cause));
+    /* A full CCT: the root takes it (still counted in the path's total). */
+    cct_add(&g_cct, c != CCT_NONE ? c : u != CCT_NONE ? u : CCT_ROOT, RP_MET_PATH0 + col, ns);
+    barrier();
+    g_cct_busy = 0;
 }
 
 uint32_t sample_callsite_node(void)

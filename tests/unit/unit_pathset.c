@@ -24,6 +24,8 @@ static void put_path(rp_pathset *ps, uint32_t i, int64_t cost, uint32_t n_iv,
     p->flags = 0;
     p->n_evicted = 0;
     p->n_iv = (uint16_t)n_iv;
+    p->sampled_us = p->dropped_us = 0;
+    p->ghost_on = n_iv ? 1 : 0;   /* a local path: its last interval may grow */
     if (n_iv)
         memcpy(p->iv, iv, n_iv * sizeof *iv);
 }
@@ -268,9 +270,9 @@ static void test_wire(void)
     make_sample(&ps);
     _Alignas(8) uint8_t enc[512];
     size_t len = pathset_encode(&ps, enc, sizeof enc);
-    CHECK_EQ(len, 8 + 3 * 16 + 8 * 4);
+    CHECK_EQ(len, 8 + 3 * 24 + 8 * 4);
     CHECK(len <= pathset_max_wire_bytes(4, 3));
-    CHECK_EQ(pathset_max_wire_bytes(4, 3), 8 + 4 * (16 + 24));
+    CHECK_EQ(pathset_max_wire_bytes(4, 3), 8 + 4 * (24 + 24));
     CHECK_EQ(pathset_encode(&ps, enc, len - 1), 0);   /* too small */
     CHECK_EQ(pathset_encode(&ps, enc, len), len);     /* exact fit */
     /* header fields at their documented offsets */
@@ -327,9 +329,10 @@ static void test_wire(void)
     }
     CHECK_EQ(pathset_decode(&dec, NULL, 0), -1);
 
-    /* path offsets: p0 at 8 (3 iv), p1 at 48 (0 iv), p2 at 64 (1 iv) */
-    const size_t p0 = 8, p1 = 8 + 16 + 24, p2 = p1 + 16, iv0 = p0 + 16;
-    REJECT(0, uint8_t, 2);                       /* version */
+    /* path offsets: p0 at 8 (3 iv), p1 at 56 (0 iv), p2 at 80 (1 iv) */
+    const size_t p0 = 8, p1 = 8 + 24 + 24, p2 = p1 + 24, iv0 = p0 + 24;
+    REJECT(0, uint8_t, 1);                       /* version (1: before sampled_us) */
+    REJECT(0, uint8_t, 3);
     REJECT(0, uint8_t, 0);
     REJECT(1, uint8_t, 1);                       /* reserved */
     REJECT(2, uint16_t, 0);                      /* n_paths == 0 */

@@ -424,8 +424,8 @@ static int merge_rank(mstate *s, const rp_rankdata *d)
             uint64_t off = c->offset;
             if (mod == RP_MOD_MPI)
                 off = mpimap[off];
-            else if (mod == RP_MOD_UNKNOWN)
-                off = 0;
+            else if (mod == RP_MOD_UNKNOWN)   /* a cause (RP_UNK_*), or a pc: one "<unknown>" */
+                off = off < RP_UNK_N ? off : 0;
             else
                 mod = modmap[mod];
             map[i] = tree_child(&s->t, map[c->parent], mod, off);

@@ -286,11 +286,16 @@ static int cct(FILE *f, const rp_profile *p, const rp_report_opts *o)
         }
     }
     t.sortcol = RP_MET_PATH0 + o->path;
-    t.crit = v.incl[RP_MET_PATH0];
+    /* Denominator: the critical path's cost, not its sampled total, so that
+     * no path can show above 100 % (located <= cost <= critical cost, and
+     * the rest is under <unknown>; issue 13). */
+    t.crit = p->stats.k > 0 && p->stats.sum_ns[0] > 0 ? p->stats.sum_ns[0]
+                                                      : v.incl[RP_MET_PATH0];
     t.cut = (int64_t)((double)t.crit * o->threshold / 100.0);
-    fprintf(f, "\nCalling-context tree: inclusive time of each path as %% of the critical path "
-               "(%.3f s sampled);\n  contexts below %.1f%% on every shown path are pruned\n",
-            secs(t.crit), o->threshold);
+    fprintf(f, "\nCalling-context tree: inclusive time of each path as %% of the critical path's "
+               "cost (%.3f s; %.3f s sampled);\n  contexts below %.1f%% on every shown path are "
+               "pruned\n",
+            secs(t.crit), secs(v.incl[RP_MET_PATH0]), o->threshold);
     for (uint32_t c = 0; c < t.ncols; c++)
         fprintf(f, " %5.0f%%", report_percentile(t.cols[c], p->k));
     fputs(" |", f);

@@ -589,6 +589,16 @@ out:
  * cost - unknown when it exceeds it.  Never scales up. */
 static void clamp_paths(rp_profile *p)
 {
+    /* Only profiles whose runtime books unknown time (it always writes the
+     * cause nodes, core/vocab.h RP_UNK_*) make the located part an estimate
+     * to cap; anything else is summed as written. */
+    int books = 0;
+    for (uint32_t i = 1; i < p->n_nodes && !books; i++) {
+        const rp_psym *y = &p->syms[p->nodes[i].sym];
+        books = y->kind == RP_SYM_UNKNOWN && y->offset > 0 && y->offset < RP_UNK_N;
+    }
+    if (!books)
+        return;
     for (uint32_t j = 0; j < p->k && j < p->stats.k; j++) {
         uint32_t col = RP_MET_PATH0 + j;
         if (col >= p->n_metrics)

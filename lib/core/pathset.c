@@ -56,7 +56,6 @@ static void path_clear(rp_path *p)
     p->n_evicted = 0;
     p->sampled_us = 0;
     p->dropped_us = 0;
-    p->ghost_on = 0;
 }
 
 void pathset_reset(rp_pathset *ps)

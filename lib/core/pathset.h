@@ -34,15 +34,6 @@ typedef struct rp_path {
      * (doc/design.md "Attribution"). */
     uint32_t     sampled_us;
     uint32_t     dropped_us;
-    /* Prof mode, local only (not on the wire): the run of items that the
-     * reservoir last turned away (rank, last index), so the rest of that
-     * run is turned away with it instead of drawing again; otherwise a run
-     * would count as many openings as it has items when rejected and as one
-     * when kept, and the commit's scaling would be biased (summary.c).
-     * 0: no run open, 1: the last kept interval may grow, 2: the ghost may. */
-    uint32_t     ghost_rank;
-    uint16_t     ghost_high;
-    uint16_t     ghost_on;
     rp_interval *iv;         /* storage owned by the set, capacity = set->iv_cap */
 } rp_path;
 

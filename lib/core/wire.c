@@ -120,7 +120,6 @@ int pathset_wire_parse(const void *buf, size_t len, uint32_t k_cap, uint32_t iv_
         memcpy(&p->n_evicted, r.p + 12, 4);
         memcpy(&p->sampled_us, r.p + 16, 4);
         memcpy(&p->dropped_us, r.p + 20, 4);
-        p->ghost_on = 0;   /* local to a rank (pathset.h) */
         r.p += RP_PATH_HDR_BYTES;
         size_t bytes = (size_t)p->n_iv * sizeof(rp_interval);
         if (p->cost_ns < 0 || p->n_iv > iv_cap || (p->flags & ~RP_PATH_FLAGS_KNOWN) ||
@@ -159,7 +158,6 @@ int pathset_decode(rp_pathset *ps, const void *buf, size_t len)
         p->n_evicted = hdr[i].n_evicted;
         p->sampled_us = hdr[i].sampled_us;
         p->dropped_us = hdr[i].dropped_us;
-        p->ghost_on = 0;
         if (p->n_iv)   /* memcpy: the buffer need not be aligned */
             memcpy(p->iv, (const void *)hdr[i].iv, (size_t)p->n_iv * sizeof *p->iv);
     }

@@ -48,7 +48,7 @@ static void prof_phase_end(uint64_t phase, const uint8_t *near)
         rp_path_attr a;
         commit_path_attr(&g_st->ps.p[i], &a);
         map.scale[i] = a.scale;
-        if (g_st->rank == 0)
+        if (g_st->rank == 0 && g_st->cfg.period_us > 0)   /* no sampling: no profile to book into */
             for (uint64_t bits = map.slots[i]; bits; bits &= bits - 1)
                 for (uint32_t c = 1; c < RP_UNK_N; c++)
                     sample_commit_unknown((uint32_t)__builtin_ctzll(bits), c, a.unk_ns[c]);

@@ -523,7 +523,9 @@ void sample_commit_item(void *ctx, uint32_t path, const rp_item *item, uint32_t 
 
 void sample_commit_unknown(uint32_t col, uint32_t cause, int64_t ns)
 {
-    if (!g_cct_ok || ns <= 0 || cause == RP_UNK_FRAME || cause >= RP_UNK_N)
+    /* ns == 0 still creates the nodes: their presence tells the merge that
+     * this profile books its unknown time (it may then cap located time). */
+    if (!g_cct_ok || ns < 0 || cause == RP_UNK_FRAME || cause >= RP_UNK_N)
         return;
     g_cct_busy = 1;
     barrier();
@@ -531,7 +533,8 @@ void sample_commit_unknown(uint32_t col, uint32_t cause, int64_t ns)
     uint32_t c = u == CCT_NONE ? CCT_NONE
                                : cct_child(&g_cct, u, CCT_PSEUDO_BIT | (RP_UNK_PSEUDO + cause));
     /* A full CCT: the root takes it (still counted in the path's total). */
-    cct_add(&g_cct, c != CCT_NONE ? c : u != CCT_NONE ? u : CCT_ROOT, RP_MET_PATH0 + col, ns);
+    if (ns > 0)
+        cct_add(&g_cct, c != CCT_NONE ? c : u != CCT_NONE ? u : CCT_ROOT, RP_MET_PATH0 + col, ns);
     barrier();
     g_cct_busy = 0;
 }

@@ -25,7 +25,6 @@ static void put_path(rp_pathset *ps, uint32_t i, int64_t cost, uint32_t n_iv,
     p->n_evicted = 0;
     p->n_iv = (uint16_t)n_iv;
     p->sampled_us = p->dropped_us = 0;
-    p->ghost_on = n_iv ? 1 : 0;   /* a local path: its last interval may grow */
     if (n_iv)
         memcpy(p->iv, iv, n_iv * sizeof *iv);
 }
@@ -75,8 +74,8 @@ static void test_basic(void)
     CHECK_EQ(ps.p[0].cost_ns, 0);
     CHECK_EQ(ps.p[0].n_iv, 0);
     pathset_add_cost(&ps, 25);
-    pathset_extend(&ps, 2, 0, RP_SUMMARY_PROF, &rng);
-    pathset_extend(&ps, 2, 1, RP_SUMMARY_PROF, &rng);
+    pathset_extend(&ps, 2, 0, RP_SUMMARY_PATH, &rng);
+    pathset_extend(&ps, 2, 1, RP_SUMMARY_PATH, &rng);
     CHECK_EQ(ps.p[0].cost_ns, 25);
     CHECK_EQ(ps.p[0].n_iv, 1);
     CHECK_EQ(ps.p[0].iv[0].high, 1);
@@ -89,7 +88,7 @@ static void test_basic(void)
     CHECK_EQ(ps.p[0].cost_ns, 35);
     CHECK_EQ(ps.p[1].cost_ns, 30);
     CHECK_EQ(ps.p[2].cost_ns, 15);
-    pathset_extend(&ps, 1, 5, RP_SUMMARY_PROF, &rng);
+    pathset_extend(&ps, 1, 5, RP_SUMMARY_PATH, &rng);
     CHECK_EQ(ps.p[0].n_iv, 2);
     CHECK_EQ(ps.p[1].n_iv, 1);          /* extended 1:[4,4] to [4,5] */
     CHECK_EQ(ps.p[1].iv[0].high, 5);

@@ -23,41 +23,42 @@ static int canary_ok(const tpath *t)
     return t->iv[CAP].rank == 0xdeadbeef && t->iv[CAP].low == 7;
 }
 
+/* Interval extension (path mode: profile mode keeps one item per interval). */
 static void test_merge(void)
 {
     tpath t;
     uint64_t rng = 1;
     tp_init(&t);
-    CHECK_EQ(summary_push(&t.p, CAP, 3, 0, RP_SUMMARY_PROF, &rng), RP_SUM_OPENED);
-    CHECK_EQ(summary_push(&t.p, CAP, 3, 1, RP_SUMMARY_PROF, &rng), RP_SUM_EXTENDED);
-    CHECK_EQ(summary_push(&t.p, CAP, 3, 2, RP_SUMMARY_PROF, &rng), RP_SUM_EXTENDED);
+    CHECK_EQ(summary_push(&t.p, CAP, 3, 0, RP_SUMMARY_PATH, &rng), RP_SUM_OPENED);
+    CHECK_EQ(summary_push(&t.p, CAP, 3, 1, RP_SUMMARY_PATH, &rng), RP_SUM_EXTENDED);
+    CHECK_EQ(summary_push(&t.p, CAP, 3, 2, RP_SUMMARY_PATH, &rng), RP_SUM_EXTENDED);
     CHECK_EQ(t.p.n_iv, 1);
     CHECK(t.p.iv[0].rank == 3 && t.p.iv[0].low == 0 && t.p.iv[0].high == 2);
     /* gap on the same rank opens a new interval */
-    CHECK_EQ(summary_push(&t.p, CAP, 3, 5, RP_SUMMARY_PROF, &rng), RP_SUM_OPENED);
+    CHECK_EQ(summary_push(&t.p, CAP, 3, 5, RP_SUMMARY_PATH, &rng), RP_SUM_OPENED);
     /* another rank's next index never extends rank 3's interval */
-    CHECK_EQ(summary_push(&t.p, CAP, 4, 6, RP_SUMMARY_PROF, &rng), RP_SUM_OPENED);
+    CHECK_EQ(summary_push(&t.p, CAP, 4, 6, RP_SUMMARY_PATH, &rng), RP_SUM_OPENED);
     /* back on rank 3: last interval is rank 4's, so a new one opens */
-    CHECK_EQ(summary_push(&t.p, CAP, 3, 6, RP_SUMMARY_PROF, &rng), RP_SUM_OPENED);
+    CHECK_EQ(summary_push(&t.p, CAP, 3, 6, RP_SUMMARY_PATH, &rng), RP_SUM_OPENED);
     CHECK_EQ(t.p.n_iv, 4);
     CHECK(t.p.iv[1].low == 5 && t.p.iv[1].high == 5);
     CHECK(t.p.iv[2].rank == 4 && t.p.iv[3].rank == 3 && t.p.iv[3].low == 6);
     /* already recorded: no duplicate, no change */
-    CHECK_EQ(summary_push(&t.p, CAP, 3, 1, RP_SUMMARY_PROF, &rng), RP_SUM_EXTENDED);
+    CHECK_EQ(summary_push(&t.p, CAP, 3, 1, RP_SUMMARY_PATH, &rng), RP_SUM_EXTENDED);
     CHECK_EQ(t.p.n_iv, 4);
     CHECK_EQ(t.p.n_evicted, 0);
     CHECK(canary_ok(&t));
 
     /* idx 0 after a high of 65535 on the same rank must not extend */
     tp_init(&t);
-    summary_push(&t.p, CAP, 1, 65535, RP_SUMMARY_PROF, &rng);
-    CHECK_EQ(summary_push(&t.p, CAP, 1, 0, RP_SUMMARY_PROF, &rng), RP_SUM_OPENED);
+    summary_push(&t.p, CAP, 1, 65535, RP_SUMMARY_PATH, &rng);
+    CHECK_EQ(summary_push(&t.p, CAP, 1, 0, RP_SUMMARY_PATH, &rng), RP_SUM_OPENED);
     CHECK_EQ(t.p.iv[0].high, 65535);
     CHECK_EQ(t.p.n_iv, 2);
     /* extend up to the last index */
     tp_init(&t);
-    summary_push(&t.p, CAP, 1, 65534, RP_SUMMARY_PROF, &rng);
-    CHECK_EQ(summary_push(&t.p, CAP, 1, 65535, RP_SUMMARY_PROF, &rng), RP_SUM_EXTENDED);
+    summary_push(&t.p, CAP, 1, 65534, RP_SUMMARY_PATH, &rng);
+    CHECK_EQ(summary_push(&t.p, CAP, 1, 65535, RP_SUMMARY_PATH, &rng), RP_SUM_EXTENDED);
     CHECK_EQ(t.p.iv[0].high, 65535);
 }
 
@@ -134,13 +135,18 @@ static void test_overflow_prof(void)
     for (int q = 0; q < 4; q++)
         CHECK(quarter[q] > 19000 && quarter[q] < 21000);
 
-    /* A kept interval still grows with the run that follows it. */
+    /* Profile mode: consecutive items stay units of their own (equal
+     * weights for the reservoir); path mode still extends. */
     tp_init(&t);
-    for (uint32_t i = 0; i < CAP; i++)
-        summary_push(&t.p, CAP, 1, (uint16_t)(10 * i), RP_SUMMARY_PROF, &rng);
-    CHECK_EQ(summary_push(&t.p, CAP, 1, 31, RP_SUMMARY_PROF, &rng), RP_SUM_EXTENDED);
-    CHECK_EQ(t.p.iv[CAP - 1].high, 31);
+    CHECK_EQ(summary_push(&t.p, CAP, 1, 30, RP_SUMMARY_PROF, &rng), RP_SUM_OPENED);
+    CHECK_EQ(summary_push(&t.p, CAP, 1, 31, RP_SUMMARY_PROF, &rng), RP_SUM_OPENED);
+    CHECK_EQ(t.p.n_iv, 2);
     CHECK(contains(&t.p, 1, 31));
+    tp_init(&t);
+    CHECK_EQ(summary_push(&t.p, CAP, 1, 30, RP_SUMMARY_PATH, &rng), RP_SUM_OPENED);
+    CHECK_EQ(summary_push(&t.p, CAP, 1, 31, RP_SUMMARY_PATH, &rng), RP_SUM_EXTENDED);
+    CHECK_EQ(t.p.n_iv, 1);
+
 
     /* iv_cap == 0: nothing recorded, evictions still counted */
     tp_init(&t);

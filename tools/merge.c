@@ -20,6 +20,7 @@
 #include "rankfiles.h"
 #include "format/rpenc.h"
 #include "format/rpfile.h"
+#include "core/vocab.h"
 #include "strtab.h"
 #include "symbols.h"
 
@@ -282,8 +283,8 @@ static int merge_rank(mstate *s, const rp_rankdata *d)
             uint64_t off = c->offset;
             if (mod == RP_MOD_MPI)
                 off = mpimap[off];
-            else if (mod == RP_MOD_UNKNOWN)
-                off = 0;
+            else if (mod == RP_MOD_UNKNOWN)   /* a cause (RP_UNK_*), or a pc: one "<unknown>" */
+                off = off < RP_UNK_N ? off : 0;
             else
                 mod = modmap[mod];
             map[i] = tree_child(&s->t, map[c->parent], mod, off);
@@ -372,7 +373,10 @@ static int build_profile(mstate *s, rp_profile *p)
         y->offset = m->offset;
         if (m->module == RP_MOD_MPI || m->module == RP_MOD_UNKNOWN) {
             y->kind = m->module == RP_MOD_MPI ? RP_SYM_MPI : RP_SYM_UNKNOWN;
-            fr[0].func = strdup(m->module == RP_MOD_MPI ? s->strs.strs[m->offset] : "<unknown>");
+            /* "<unknown>" (offset 0) and its causes (offset RP_UNK_*). */
+            static const char *const unk[RP_UNK_N] = RP_UNK_NAMES;
+            fr[0].func = strdup(m->module == RP_MOD_MPI ? s->strs.strs[m->offset]
+                                : m->offset < RP_UNK_N ? unk[m->offset] : "<unknown>");
             fr[0].file = strdup("");
             fr[0].line = 0;
             nf = 1;
@@ -434,6 +438,50 @@ out:
     free(slots);
     free(keys);
     return rc;
+}
+
+/* Issue 13: a path's located time is an estimate (whole timer intervals,
+ * scaled up for the summary reservoir; doc/design.md "Attribution") and can
+ * overshoot by its sampling error.  Shown above what the cost leaves beside
+ * "<unknown>" it would put a path above its cost, or a middle path above the
+ * critical path; so each path column's located part is scaled down to
+ * cost - unknown when it exceeds it.  Never scales up. */
+static void clamp_paths(rp_profile *p)
+{
+    /* Only profiles whose runtime books unknown time (it always writes the
+     * cause nodes, core/vocab.h RP_UNK_*) make the located part an estimate
+     * to cap; anything else is summed as written. */
+    int books = 0;
+    for (uint32_t i = 1; i < p->n_nodes && !books; i++) {
+        const rp_psym *y = &p->syms[p->nodes[i].sym];
+        books = y->kind == RP_SYM_UNKNOWN && y->offset > 0 && y->offset < RP_UNK_N;
+    }
+    if (!books)
+        return;
+    for (uint32_t j = 0; j < p->k && j < p->stats.k; j++) {
+        uint32_t col = RP_MET_PATH0 + j;
+        if (col >= p->n_metrics)
+            break;
+        int64_t loc = 0, unk = 0;
+        for (uint32_t i = 1; i < p->n_nodes; i++) {
+            int64_t v = p->metrics[(size_t)i * p->n_metrics + col];
+            if (p->syms[p->nodes[i].sym].kind == RP_SYM_UNKNOWN)
+                unk += v;
+            else
+                loc += v;
+        }
+        int64_t room = p->stats.sum_ns[j] - unk;
+        if (room < 0)
+            room = 0;
+        if (loc <= room || loc <= 0)
+            continue;
+        double f = (double)room / (double)loc;
+        for (uint32_t i = 1; i < p->n_nodes; i++)
+            if (p->syms[p->nodes[i].sym].kind != RP_SYM_UNKNOWN) {
+                int64_t *v = &p->metrics[(size_t)i * p->n_metrics + col];
+                *v = (int64_t)((double)*v * f);
+            }
+    }
 }
 
 static void mstate_free(mstate *s)
@@ -569,6 +617,7 @@ int merge_dir(const char *dir, const rp_merge_opts *o, rp_profile *p)
 
     if (build_profile(&s, p) != 0)
         goto oom;
+    clamp_paths(p);
     p->strs = strtab_take(&s.strs, &p->n_strs);
     rc = 0;
     goto out;

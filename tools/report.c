@@ -33,6 +33,22 @@ int64_t report_total(const rp_profile *p, uint32_t col)
     return t;
 }
 
+void report_unknown(const rp_profile *p, uint32_t col, int64_t out[RP_UNK_N])
+{
+    memset(out, 0, RP_UNK_N * sizeof *out);
+    if (col >= p->n_metrics)
+        return;
+    for (uint32_t i = 1; i < p->n_nodes; i++) {
+        const rp_psym *y = &p->syms[p->nodes[i].sym];
+        if (y->kind != RP_SYM_UNKNOWN)
+            continue;
+        int64_t v = p->metrics[(size_t)i * p->n_metrics + col];
+        out[RP_UNK_FRAME] += v;     /* every node under "<unknown>" */
+        if (y->offset > 0 && y->offset < RP_UNK_N)
+            out[y->offset] += v;
+    }
+}
+
 /* ---- hotspots: hash (func, file, line) -> sum ------------------------------ */
 
 static int cmp_hot(const void *a, const void *b)

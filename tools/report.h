@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "profile.h"
+#include "core/vocab.h"
 
 /* One hotspot: exclusive time of a source line (or a function: line 0 and
  * file of its first line seen) in one metric column. */
@@ -27,6 +28,9 @@ void report_hot_name(const rp_profile *p, const rp_hot *h, char *out, size_t n);
  * malloc'd; returns the count or -1 on ENOMEM. */
 int32_t report_hot_lines(const rp_profile *p, uint32_t col, rp_hot **out);
 int32_t report_hot_funcs(const rp_profile *p, uint32_t col, rp_hot **out);
+/* Time of column col under "<unknown>": out[RP_UNK_FRAME] in all, out[c]
+ * for cause c (core/vocab.h). */
+void report_unknown(const rp_profile *p, uint32_t col, int64_t out[RP_UNK_N]);
 int64_t report_total(const rp_profile *p, uint32_t col);
 
 /* View nodes: a profiler frame's whole subtree is folded into it (shown as

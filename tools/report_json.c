@@ -188,10 +188,24 @@ int report_json(FILE *f, const rp_profile *p, const rp_report_opts *o)
         jnum(f, have ? secs(phasestats_median(st, j)) : 0.0);
         fputs(", \"phase_max_seconds\": ", f);
         jnum(f, have ? secs(st->max_ns[j]) : 0.0);
+        /* Located time, then what no sample locates ("<unknown>", by cause;
+         * issue 13): located + unknown = cost within sampling error. */
+        int64_t unk[RP_UNK_N];
+        report_unknown(p, RP_MET_PATH0 + j, unk);
         fputs(", \"sampled_seconds\": ", f);
-        jnum(f, secs(report_total(p, RP_MET_PATH0 + j)));
+        jnum(f, secs(report_total(p, RP_MET_PATH0 + j) - unk[RP_UNK_FRAME]));
         fputs(", \"samples\": ", f);
-        jnum(f, round(precision_samples(w, report_total(p, RP_MET_PATH0 + j))));
+        jnum(f, round(precision_samples(w, report_total(p, RP_MET_PATH0 + j) - unk[RP_UNK_FRAME])));
+        fputs(", \"unknown_seconds\": ", f);
+        jnum(f, secs(unk[RP_UNK_FRAME]));
+        fputs(", \"unknown\": {", f);
+        static const char *const ukey[RP_UNK_N] = { "", "not_sampled", "buffer_full",
+                                                    "summary_overflow" };
+        for (uint32_t c = 1; c < RP_UNK_N; c++) {
+            fprintf(f, "%s\"%s\": ", c > 1 ? ", " : "", ukey[c]);
+            jnum(f, secs(unk[c]));
+        }
+        fputc('}', f);
         fputs(", \"top\": ", f);
         if (hot_list(f, p, RP_MET_PATH0 + j, o->top) != 0)
             return -1;

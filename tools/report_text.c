@@ -71,6 +71,36 @@ static void header(FILE *f, const rp_profile *p)
         fputs("  warning: no phase completed; path costs are 0\n", f);
 }
 
+/* Issue 13: how much of each path's cost its profile locates; the rest is
+ * under "<unknown>" by cause.  Below 80 % a path is flagged with the cause
+ * that lost most and the setting that would help. */
+static void coverage(FILE *f, const rp_profile *p)
+{
+    const rp_phasestats *st = &p->stats;
+    if (p->mode != RP_MODE_PROF || report_total(p, RP_MET_PATH0) == 0)
+        return;
+    static const char *const help[RP_UNK_N] = {
+        "", "lower RP_PERIOD (more samples per task)", "raise RP_BUFFER (sample buffer)",
+        "raise RP_SUMMARY (intervals per path)" };
+    fprintf(f, "  %10s %12s %10s   (sampled, estimated: located on the path / under <unknown>)\n",
+            "percentile", "located", "<unknown>");
+    for (uint32_t j = 0; j < p->k && j < st->k; j++) {
+        int64_t cost = st->sum_ns[j], unk[RP_UNK_N];
+        report_unknown(p, RP_MET_PATH0 + j, unk);
+        int64_t loc = report_total(p, RP_MET_PATH0 + j) - unk[RP_UNK_FRAME];
+        fprintf(f, "  %9.1f%% %11.1f%% %9.1f%%", report_percentile(j, p->k), pct(loc, cost),
+                pct(unk[RP_UNK_FRAME], cost));
+        uint32_t worst = 1;
+        for (uint32_t c = 2; c < RP_UNK_N; c++)
+            if (unk[c] > unk[worst])
+                worst = c;
+        if (cost > 0 && pct(loc, cost) < 80.0 && unk[worst] > 0)
+            fprintf(f, "   LOW: mostly %s; %s", (const char *[]){ "", "not sampled",
+                    "sample buffer full", "summary overflow" }[worst], help[worst]);
+        fputc('\n', f);
+    }
+}
+
 static void distribution(FILE *f, const rp_profile *p)
 {
     const rp_phasestats *st = &p->stats;
@@ -98,6 +128,7 @@ static void distribution(FILE *f, const rp_profile *p)
         fprintf(f, "  samples: estimated as sampled time / mean sample weight (%.3f ms); a "
                    "value from n samples\n  is good to about +-2*sqrt(n) samples (2 sigma)\n",
                 w / 1e6);
+    coverage(f, p);
 }
 
 static int hotspots(FILE *f, const rp_profile *p, const rp_report_opts *o, int by_func)
@@ -291,11 +322,16 @@ static int cct(FILE *f, const rp_profile *p, const rp_report_opts *o)
     }
     t.sortcol = RP_MET_PATH0 + o->path;
     t.w = precision_weight_ns(p);
-    t.crit = v.incl[RP_MET_PATH0];
+    /* Denominator: the critical path's cost, not its sampled total, so that
+     * no path can show above 100 % (located <= cost <= critical cost, and
+     * the rest is under <unknown>; issue 13). */
+    t.crit = p->stats.k > 0 && p->stats.sum_ns[0] > 0 ? p->stats.sum_ns[0]
+                                                      : v.incl[RP_MET_PATH0];
     t.cut = (int64_t)((double)t.crit * o->threshold / 100.0);
-    fprintf(f, "\nCalling-context tree: inclusive time of each path as %% of the critical path "
-               "(%.3f s sampled);\n  contexts below %.1f%% on every shown path are pruned\n",
-            secs(t.crit), o->threshold);
+    fprintf(f, "\nCalling-context tree: inclusive time of each path as %% of the critical path's "
+               "cost (%.3f s; %.3f s sampled);\n  contexts below %.1f%% on every shown path are "
+               "pruned\n",
+            secs(t.crit), secs(v.incl[RP_MET_PATH0]), o->threshold);
     for (uint32_t c = 0; c < t.ncols; c++)
         fprintf(f, " %5.0f%%", report_percentile(t.cols[c], p->k));
     fputs(" |", f);

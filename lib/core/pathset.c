@@ -54,6 +54,8 @@ static void path_clear(rp_path *p)
     p->n_iv = 0;
     p->flags = 0;
     p->n_evicted = 0;
+    p->sampled_us = 0;
+    p->dropped_us = 0;
 }
 
 void pathset_reset(rp_pathset *ps)
@@ -67,6 +69,22 @@ void pathset_add_cost(rp_pathset *ps, int64_t cost_ns)
     /* Same amount on every path: the cost order is unchanged. */
     for (uint32_t i = 0; i < ps->n; i++)
         ps->p[i].cost_ns += cost_ns;
+}
+
+static uint32_t sat_add_u32(uint32_t a, uint64_t b)
+{
+    uint64_t s = (uint64_t)a + b;
+    return s > UINT32_MAX ? UINT32_MAX : (uint32_t)s;
+}
+
+void pathset_add_sample(rp_pathset *ps, int64_t w_ns, int refused)
+{
+    uint64_t us = w_ns > 0 ? (uint64_t)w_ns / 1000u : 0;
+    for (uint32_t i = 0; i < ps->n; i++) {
+        ps->p[i].sampled_us = sat_add_u32(ps->p[i].sampled_us, us);
+        if (refused)
+            ps->p[i].dropped_us = sat_add_u32(ps->p[i].dropped_us, us);
+    }
 }
 
 void pathset_extend(rp_pathset *ps, uint32_t rank, uint16_t idx,

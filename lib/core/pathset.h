@@ -25,7 +25,15 @@ typedef struct rp_path {
     int64_t      cost_ns;    /* sum of task costs along the path */
     uint16_t     n_iv;       /* used intervals */
     uint16_t     flags;      /* RP_PATH_* */
-    uint32_t     n_evicted;  /* prof mode: intervals merged into "unknown location" */
+    uint32_t     n_evicted;  /* prof mode: intervals opened but not kept (reservoir) */
+    /* Prof mode, in us (sample weights are whole timer intervals, multiples
+     * of 1 us; saturating): weight of every task sample taken on the path,
+     * and the part of it whose item the full sample buffer refused.  They
+     * travel with the path like cost_ns, so after a phase-end allreduce
+     * every rank knows how much of the cost was sampled, located or lost
+     * (doc/design.md "Attribution"). */
+    uint32_t     sampled_us;
+    uint32_t     dropped_us;
     rp_interval *iv;         /* storage owned by the set, capacity = set->iv_cap */
 } rp_path;
 
@@ -57,6 +65,10 @@ void pathset_add_cost(rp_pathset *ps, int64_t cost_ns);
  * only by the prof-mode overflow rule.  Async-signal-safe. */
 void pathset_extend(rp_pathset *ps, uint32_t rank, uint16_t idx,
                     rp_summary_mode mode, uint64_t *rng);
+/* A task sample of weight w_ns on this rank: every path's sampled_us grows
+ * by it, and dropped_us too when its item was refused (buffer full).
+ * Async-signal-safe. */
+void pathset_add_sample(rp_pathset *ps, int64_t w_ns, int refused);
 /* Copy src into dst (same or larger capacities). */
 void pathset_copy(rp_pathset *dst, const rp_pathset *src);
 

@@ -10,7 +10,7 @@
 #define RP_SUM_EXTENDED 0  /* merged into the last interval */
 #define RP_SUM_OPENED   1  /* new interval opened */
 #define RP_SUM_OVERFLOW 2  /* path mode: full, overflow flag set, item not recorded */
-#define RP_SUM_EVICTED  3  /* prof mode: a random interval went to "unknown", new one opened */
+#define RP_SUM_EVICTED  3  /* prof mode, full: reservoir step (new interval kept or not) */
 
 /* Record item idx of rank `rank` on path p (capacity iv_cap).  The last
  * interval is extended when it is rank's and ends at idx-1. */

@@ -22,6 +22,24 @@ enum { RP_CLOCK_WALL = 0, RP_CLOCK_CPU = 1 };
 #define RP_MET_MPI   1u   /* samples taken inside MPI / rpprof */
 #define RP_MET_PATH0 2u   /* path j (0 = 100 %) is column RP_MET_PATH0 + j */
 
+/* Time on a path that no sample locates (SPEC section 4): a CCT pseudo-frame
+ * "<unknown>" under the root (module RP_MOD_UNKNOWN, offset 0) with one
+ * child per cause (module RP_MOD_UNKNOWN, offset = the cause).  Part of the
+ * rank-file format since CCT section version 2. */
+enum {
+    RP_UNK_FRAME = 0,        /* the "<unknown>" frame itself */
+    RP_UNK_NOT_SAMPLED = 1,  /* cost no sample fell on: tail after a path's last
+                                sample, tasks shorter than the period, and
+                                the sampling error of a finite sample */
+    RP_UNK_BUFFER_FULL = 2,  /* samples whose item the full buffer refused */
+    RP_UNK_SUMMARY = 3,      /* sampled, but the summary could keep no
+                                interval (RP_SUMMARY too small to estimate) */
+    RP_UNK_N = 4
+};
+/* Names shown by the tools for the causes (index: RP_UNK_*). */
+#define RP_UNK_NAMES { "<unknown>", "[not sampled: shorter than RP_PERIOD or after the last sample]", \
+                       "[sample buffer full]", "[summary overflow]" }
+
 /* A rank's world rank that is none (no message brought the path). */
 #define RP_NO_RANK UINT32_MAX
 

@@ -1,12 +1,12 @@
 /* wire.c - the one codec of the path-set wire format (doc/formats.md).
  *
- * Wire format of an encoded path-set (version RP_PATHSET_WIRE_VERSION = 1).
+ * Wire format of an encoded path-set (version RP_PATHSET_WIRE_VERSION = 2).
  * All integers little-endian (host order: every rank of a job shares one
  * architecture); fields are packed with no padding and read with memcpy,
  * so the buffer needs no alignment.
  *
  *   header, 8 bytes:
- *     off 0  u8   version          = 1
+ *     off 0  u8   version          = 2
  *     off 1  u8   reserved         = 0 (rejected otherwise)
  *     off 2  u16  n_paths          1 .. k
  *     off 4  u32  total_length     bytes of the whole encoding, header included
@@ -14,12 +14,15 @@
  *     off 0  i64  cost_ns          >= 0, non-increasing from path to path
  *     off 8  u16  n_iv             intervals that follow, 0 .. iv_cap
  *     off 10 u16  flags            RP_PATH_* (only known bits accepted)
- *     off 12 u32  n_evicted        prof mode: intervals lost to "unknown"
- *     off 16      n_iv intervals of 8 bytes each:
+ *     off 12 u32  n_evicted        prof mode: intervals opened, not kept
+ *     off 16 u32  sampled_us       prof mode: sample weight taken on the path
+ *     off 20 u32  dropped_us       prof mode: ... of it refused by a full buffer
+ *     off 24      n_iv intervals of 8 bytes each:
  *                   u32 rank, u16 low, u16 high   (low <= high)
  *
- * Size: 8 + sum over paths of (16 + 8 * n_iv); at most
- * pathset_max_wire_bytes(k, iv_cap) = 8 + k * (16 + 8 * iv_cap).
+ * Size: 8 + sum over paths of (24 + 8 * n_iv); at most
+ * pathset_max_wire_bytes(k, iv_cap) = 8 + k * (24 + 8 * iv_cap).
+ * (Version 1 had no sampled_us/dropped_us: 16-byte path headers.)
  * A decoder rejects (returns -1, set left empty) a buffer whose length
  * disagrees with total_length, a wrong version, nonzero reserved byte,
  * n_paths of 0 or above its k, n_iv above its iv_cap, unknown flags, a
@@ -72,6 +75,8 @@ size_t pathset_encode(const rp_pathset *ps, void *buf, size_t cap)
         w = put(w, &p->n_iv, 2);
         w = put(w, &p->flags, 2);
         w = put(w, &p->n_evicted, 4);
+        w = put(w, &p->sampled_us, 4);
+        w = put(w, &p->dropped_us, 4);
         /* rp_interval is laid out exactly as on the wire: one copy. */
         if (p->n_iv)
             w = put(w, p->iv, (size_t)p->n_iv * sizeof *p->iv);
@@ -106,13 +111,15 @@ int pathset_wire_parse(const void *buf, size_t len, uint32_t k_cap, uint32_t iv_
     rd r = { b + RP_PATHSET_HDR_BYTES, b + len };
     for (uint32_t i = 0; i < n_in; i++) {
         rp_path *p = &hdr[i];
-        /* One bounds check for the 16-byte path header. */
+        /* One bounds check for the path header. */
         if ((size_t)(r.end - r.p) < RP_PATH_HDR_BYTES)
             return -1;
         memcpy(&p->cost_ns, r.p, 8);
         memcpy(&p->n_iv, r.p + 8, 2);
         memcpy(&p->flags, r.p + 10, 2);
         memcpy(&p->n_evicted, r.p + 12, 4);
+        memcpy(&p->sampled_us, r.p + 16, 4);
+        memcpy(&p->dropped_us, r.p + 20, 4);
         r.p += RP_PATH_HDR_BYTES;
         size_t bytes = (size_t)p->n_iv * sizeof(rp_interval);
         if (p->cost_ns < 0 || p->n_iv > iv_cap || (p->flags & ~RP_PATH_FLAGS_KNOWN) ||
@@ -149,6 +156,8 @@ int pathset_decode(rp_pathset *ps, const void *buf, size_t len)
         p->n_iv = hdr[i].n_iv;
         p->flags = hdr[i].flags;
         p->n_evicted = hdr[i].n_evicted;
+        p->sampled_us = hdr[i].sampled_us;
+        p->dropped_us = hdr[i].dropped_us;
         if (p->n_iv)   /* memcpy: the buffer need not be aligned */
             memcpy(p->iv, (const void *)hdr[i].iv, (size_t)p->n_iv * sizeof *p->iv);
     }

@@ -23,13 +23,16 @@ static int prof_init(rp_state *st, int init_fn)
  * samples must reach each of those slots' columns. */
 typedef struct slot_map {
     uint64_t slots[RP_MAX_K];   /* held path -> bit set of report slots */
+    double   scale[RP_MAX_K];   /* held path -> weight factor (commit_path_attr) */
 } slot_map;
 
 static void commit_to_slots(void *ctx, uint32_t path, const rp_item *item, uint32_t idx)
 {
     const slot_map *m = ctx;
+    rp_item it = *item;
+    it.value_ns = (int64_t)((double)item->value_ns * m->scale[path] + 0.5);
     for (uint64_t bits = m->slots[path]; bits; bits &= bits - 1)
-        sample_commit_item(NULL, (uint32_t)__builtin_ctzll(bits), item, idx);
+        sample_commit_item(NULL, (uint32_t)__builtin_ctzll(bits), &it, idx);
 }
 
 static void prof_phase_end(uint64_t phase, const uint8_t *near)
@@ -39,6 +42,17 @@ static void prof_phase_end(uint64_t phase, const uint8_t *near)
     memset(&map, 0, sizeof map);
     for (uint32_t j = 0; j < g_st->cfg.k; j++)
         map.slots[near[j]] |= 1ull << j;
+    /* Every rank holds the identical set now: each scales its own items the
+     * same way, and rank 0 alone books what no sample locates. */
+    for (uint32_t i = 0; i < g_st->ps.n && i < RP_MAX_K; i++) {
+        rp_path_attr a;
+        commit_path_attr(&g_st->ps.p[i], &a);
+        map.scale[i] = a.scale;
+        if (g_st->rank == 0 && g_st->cfg.period_us > 0)   /* no sampling: no profile to book into */
+            for (uint64_t bits = map.slots[i]; bits; bits &= bits - 1)
+                for (uint32_t c = 1; c < RP_UNK_N; c++)
+                    sample_commit_unknown((uint32_t)__builtin_ctzll(bits), c, a.unk_ns[c]);
+    }
     uint64_t r = commit_phase(&g_st->ps, g_st->rank, &g_st->items, commit_to_slots, &map);
     rp_counters[RP_CNT_COMMIT_CLIPPED] += r >> 32;
 }

@@ -57,6 +57,7 @@
 #include "core/itembuf.h"
 #include "core/pathset.h"
 #include "sampler/threads.h"
+#include "sampler/unwind.h"
 
 #ifndef sigev_notify_thread_id
 #define sigev_notify_thread_id _sigev_un._tid
@@ -82,6 +83,7 @@ uint64_t rp_sample_handler_n;
 static rp_cct   g_cct;
 static rp_cct_cache g_hcache;       /* last path inserted by the handler */
 static rp_cct_cache g_mcache;       /* ... by sample_callsite_node */
+static rp_cct_cache g_wcache;       /* last worker path inserted by a drain */
 static int      g_cct_ok;
 /* The process state handed over at sample_start (never NULL: a blank one
  * until then, so a stray signal reads zeros). */
@@ -121,263 +123,10 @@ static int64_t  g_attr_task;        /* task_start_ns of the task being charged *
 static int64_t  g_attr_ns;          /* charged to samples of that task so far */
 static int64_t  g_ended_task = INT64_MIN; /* task_start_ns of the last ended task */
 
-/* rpprof's own executable text (empty when linked into the main program). */
-static uintptr_t g_self_lo, g_self_hi;
-
-/* Executable ranges of MPI-stack libraries, found at start. */
-#define RP_MAX_MPI_RANGES 128
-static struct { uintptr_t lo, hi; } g_mpi_rng[RP_MAX_MPI_RANGES];
-static int g_n_mpi_rng;
-
-static rp_cct_cache g_wcache;       /* last worker path inserted by a drain */
-
-/* Unwind fault guard. */
-static __thread volatile sig_atomic_t g_in_unwind
-    __attribute__((tls_model("initial-exec")));
-/* Per thread: worker threads unwind in their own handlers concurrently. */
-static __thread sigjmp_buf g_unwind_jmp __attribute__((tls_model("initial-exec")));
-static struct sigaction g_old_segv, g_old_bus;
-
 pid_t sample_main_tid(void) { return g_main_tid; }
 rp_cct *sample_cct(void) { return g_cct_ok ? &g_cct : NULL; }
 int64_t sample_current_period_ns(void) { return g_running ? g_cur_period_ns : 0; }
-
-void sample_set_self_range(uintptr_t lo, uintptr_t hi)
-{
-    g_self_lo = lo;
-    g_self_hi = hi;
-}
-
-static inline int in_self(uintptr_t pc) { return pc >= g_self_lo && pc < g_self_hi; }
-
-static inline int in_mpi_lib(uintptr_t pc)
-{
-    for (int i = 0; i < g_n_mpi_rng; i++)
-        if (pc >= g_mpi_rng[i].lo && pc < g_mpi_rng[i].hi)
-            return 1;
-    return 0;
-}
-
-/* ---- module ranges (start time, normal context) ------------------------- */
-
-static const char *base_name(const char *p)
-{
-    const char *s = strrchr(p, '/');
-    return s ? s + 1 : p;
-}
-
-/* Libraries whose frames are "inside MPI" when they sit at the leaf end of
- * an MPI sample (Open MPI, MPICH and their transports). */
-static int is_mpi_lib_name(const char *path)
-{
-    static const char *const pfx[] = {
-        "libmpi", "libopen-pal", "libopen-rte", "libopen-orted", "libpmix",
-        "libpmi", "mca_", "libmca_", "libucp", "libucs", "libuct", "libucm",
-        "libfabric", "libpsm", "libhcoll", "libmpich", "libmpl", "libhwloc",
-        "libevent", "libibverbs", "librdmacm", "libxpmem", "libknem",
-        "libcuda", "libnccl", "libze_", NULL
-    };
-    const char *b = base_name(path);
-    for (int i = 0; pfx[i]; i++)
-        if (strncmp(b, pfx[i], strlen(pfx[i])) == 0)
-            return 1;
-    return 0;
-}
-
-int sample_is_mpi_lib(const char *path) { return is_mpi_lib_name(path); }
 int sample_forked(void) { return g_forked; }
-
-void sample_warm_thread(void)
-{
-    /* libunwind's per-thread cache and lazy set-up, outside any handler */
-    void *buf[64];
-    (void)unw_backtrace(buf, 64);
-}
-
-static int ranges_cb(struct dl_phdr_info *info, size_t size, void *data)
-{
-    (void)size;
-    uintptr_t self_pc = (uintptr_t)data;
-    const char *name = info->dlpi_name ? info->dlpi_name : "";
-    uintptr_t lo = UINTPTR_MAX, hi = 0;
-    int contains_self = 0;
-    for (int i = 0; i < info->dlpi_phnum; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
-            continue;
-        uintptr_t a = info->dlpi_addr + ph->p_vaddr, b = a + ph->p_memsz;
-        if (a < lo) lo = a;
-        if (b > hi) hi = b;
-        if (self_pc >= a && self_pc < b)
-            contains_self = 1;
-    }
-    if (hi == 0)
-        return 0;
-    if (contains_self) {
-        /* The sampler linked into the main program (tests, benchmarks):
-         * never strip the program's own frames. */
-        if (name[0] != '\0') {
-            g_self_lo = lo;
-            g_self_hi = hi;
-        }
-    } else if (name[0] && is_mpi_lib_name(name) && g_n_mpi_rng < RP_MAX_MPI_RANGES) {
-        g_mpi_rng[g_n_mpi_rng].lo = lo;
-        g_mpi_rng[g_n_mpi_rng].hi = hi;
-        g_n_mpi_rng++;
-    }
-    return 0;
-}
-
-static void find_ranges(void)
-{
-    g_n_mpi_rng = 0;
-    dl_iterate_phdr(ranges_cb, (void *)(uintptr_t)&find_ranges);
-}
-
-/* ---- unwinding ------------------------------------------------------------ */
-
-/* SIGSEGV/SIGBUS during our unwind: jump back into the SIGPROF handler.
- * Anything else is handed to whoever had the signal before us.  The guard
- * is installed once, at sample_start: installing it around every unwind
- * would cost four sigaction calls (~1.1 us here) per sample. */
-static int g_guard_on;
-
-static void on_fault(int sig, siginfo_t *si, void *uc)
-{
-    if (g_in_unwind) {
-        g_in_unwind = 0;
-        siglongjmp(g_unwind_jmp, 1);
-    }
-    struct sigaction *old = sig == SIGBUS ? &g_old_bus : &g_old_segv;
-    if ((old->sa_flags & SA_SIGINFO) && old->sa_sigaction) {
-        old->sa_sigaction(sig, si, uc);
-    } else if (!(old->sa_flags & SA_SIGINFO) && old->sa_handler != SIG_DFL &&
-               old->sa_handler != SIG_IGN) {
-        old->sa_handler(sig);
-    } else {
-        /* Give the signal back its old action; the faulting instruction is
-         * re-executed and the fault takes its default course (core dump
-         * with the right state). */
-        sigaction(sig, old, NULL);
-    }
-}
-
-static void guard_install(void)
-{
-    if (g_guard_on)
-        return;
-    struct sigaction sa, cur;
-    int ok = 1;
-    for (int k = 0; k < 2; k++) {
-        int sig = k ? SIGBUS : SIGSEGV;
-        struct sigaction *old = k ? &g_old_bus : &g_old_segv;
-        if (sigaction(sig, NULL, &cur) != 0) {
-            ok = 0;
-            continue;
-        }
-        *old = cur;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_sigaction = on_fault;
-        /* keep an alternate signal stack if the program asked for one */
-        sa.sa_flags = SA_SIGINFO | (cur.sa_flags & SA_ONSTACK);
-        sigemptyset(&sa.sa_mask);
-        if (sigaction(sig, &sa, NULL) != 0)
-            ok = 0;
-    }
-    g_guard_on = ok;
-}
-
-static void guard_remove(void)
-{
-    struct sigaction cur;
-    for (int k = 0; k < 2; k++) {
-        int sig = k ? SIGBUS : SIGSEGV;
-        if (sigaction(sig, NULL, &cur) == 0 && (cur.sa_flags & SA_SIGINFO) &&
-            cur.sa_sigaction == on_fault)
-            sigaction(sig, k ? &g_old_bus : &g_old_segv, NULL);
-    }
-    g_guard_on = 0;
-}
-
-/* Unwind the interrupted context into out[] (leaf first).  The frames of
- * the handler and the signal trampoline are dropped by locating the
- * interrupted PC; out[0] is that PC (exact), the rest return addresses.
- * Returns the number of frames (>= 1 when uc gives a PC). */
-static int take_stack(const ucontext_t *uc, uintptr_t *out)
-{
-    enum { CAP = RP_SAMPLE_MAX_DEPTH + RP_SAMPLE_MAX_SKIP };
-    void *buf[CAP];
-    volatile int n = 0;
-    if (sigsetjmp(g_unwind_jmp, 0) == 0) {
-        g_in_unwind = 1;
-        barrier();
-        n = unw_backtrace(buf, CAP);
-        barrier();
-        g_in_unwind = 0;
-    } else {
-        /* Faulted part-way (rare): the fault signal is still blocked in
-         * this frame; unblock it for the rest of the handler. */
-        sigset_t ss;
-        sigemptyset(&ss);
-        sigaddset(&ss, SIGSEGV);
-        sigaddset(&ss, SIGBUS);
-        sigprocmask(SIG_UNBLOCK, &ss, NULL);
-        n = -1;
-    }
-
-    uintptr_t rip = 0;
-#if defined(__x86_64__)
-    if (uc)
-        rip = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
-#elif defined(__aarch64__)
-    if (uc)
-        rip = (uintptr_t)uc->uc_mcontext.pc;
-#endif
-    int start = -1;
-    if (n > 0 && rip) {
-        int lim = n < RP_SAMPLE_MAX_SKIP ? n : RP_SAMPLE_MAX_SKIP;
-        for (int i = 0; i < lim; i++)
-            if ((uintptr_t)buf[i] == rip) {
-                start = i;
-                break;
-            }
-    }
-    if (start < 0) {
-        /* Lost the interrupted frame (or faulted): keep the exact leaf. */
-        __atomic_fetch_add(&rp_sample_cnt.unwind_failures, 1, __ATOMIC_RELAXED);
-        if (!rip)
-            return 0;
-        out[0] = rip;
-        return 1;
-    }
-    int m = n - start;
-    if (n == CAP)
-        __atomic_fetch_add(&rp_sample_cnt.stacks_truncated, 1, __ATOMIC_RELAXED);
-    if (m > RP_SAMPLE_MAX_DEPTH)
-        m = RP_SAMPLE_MAX_DEPTH;
-    for (int i = 0; i < m; i++)
-        out[i] = (uintptr_t)buf[start + i];
-    /* libunwind may report a final 0 (end of chain): drop it. */
-    while (m > 1 && out[m - 1] == 0)
-        m--;
-    return m;
-}
-
-/* Index of the first frame (leaf first) that is user code in an MPI sample:
- * everything up to and including the outermost frame in rpprof's text,
- * then any further MPI-library frames (e.g. Fortran bindings calling our C
- * wrappers).  Without an rpprof frame, strip leading MPI-library frames. */
-static int mpi_user_start(const uintptr_t *pcs, int n)
-{
-    int cut = -1;
-    if (g_self_hi > g_self_lo)
-        for (int i = 0; i < n; i++)
-            if (in_self(pcs[i]))
-                cut = i;
-    while (cut + 1 < n && in_mpi_lib(pcs[cut + 1]))
-        cut++;
-    return cut + 1;
-}
 
 /* ---- the handler ---------------------------------------------------------- */
 
@@ -443,7 +192,7 @@ static void worker_sample(rp_thr_slot *s, const siginfo_t *si, void *ucv)
     int64_t task = __atomic_load_n(&g_st->task_start_ns, __ATOMIC_ACQUIRE);
     if (__atomic_load_n(&g_st->in_mpi, __ATOMIC_ACQUIRE))
         flags |= RP_THR_F_INMPI;
-    int n = take_stack((const ucontext_t *)ucv, pcs);
+    int n = unwind_take_stack((const ucontext_t *)ucv, pcs);
     /* Thread CPU time: one period per expiration, merged ones included. */
     int64_t w = s->period_ns * (1 + (int64_t)(si->si_overrun > 0 ? si->si_overrun : 0));
     if (n > 0)
@@ -456,12 +205,17 @@ typedef struct drain_ctx {
     int64_t task;     /* the open task */
 } drain_ctx;
 
-/* A task sample at CCT node `node` of weight w: a new item of the open
- * task, and every path-summary of the rank's set extended with it.
- * 0, or -1 when the item buffer is full.  Async-signal-safe. */
-static int push_task_sample(uint32_t node, int64_t w)
+/* A task sample at CCT node `node`: a new item of the open task, and every
+ * path-summary of the rank's set extended with it.  The item's weight (what
+ * the paths get) is w_path, the timer interval the sample stands for: an
+ * unbiased per-path estimate.  The whole-rank weight (carry, header) would
+ * hand a path the unsampled time of earlier tasks that may lie on other
+ * paths (doc/sampling.md).  0, or -1 when the item buffer is full.
+ * Async-signal-safe. */
+static int push_task_sample(uint32_t node, int64_t w_path)
 {
-    int32_t i = itembuf_push(&g_st->items, node, 0, w);
+    int32_t i = itembuf_push(&g_st->items, node, 0, w_path);
+    pathset_add_sample(&g_st->ps, w_path, i < 0);
     if (i < 0)
         return -1;
     pathset_extend(&g_st->ps, g_st->rank, (uint16_t)i,
@@ -545,10 +299,10 @@ static void on_sigprof(int sig, siginfo_t *si, void *ucv)
     }
 
     int64_t now = rp_now_ns();
-    int n = take_stack((const ucontext_t *)ucv, pcs);
+    int n = unwind_take_stack((const ucontext_t *)ucv, pcs);
 
     if (g_st->in_mpi > 0) {
-        int s = mpi_user_start(pcs, n);
+        int s = unwind_mpi_user_start(pcs, n);
         uintptr_t fn = CCT_PSEUDO_BIT | (uintptr_t)(uint32_t)g_st->cur_fn;
         uint32_t node = cct_insert_path_cached(&g_cct, &g_hcache, pcs + s,
                                                (uint32_t)(n - s), fn);
@@ -585,7 +339,9 @@ static void on_sigprof(int sig, siginfo_t *si, void *ucv)
         g_carried_ns = 0;
         cct_add(&g_cct, node, RP_MET_RANK, w);
         rp_sample_cnt.samples++;
-        if (push_task_sample(node, w) != 0)
+        int64_t w_path = g_cur_period_ns *
+                         (1 + (int64_t)(si->si_overrun > 0 ? si->si_overrun : 0));
+        if (push_task_sample(node, w_path) != 0)
             rp_sample_cnt.samples_dropped++;
     }
     g_last_sample_ns = now;
@@ -663,7 +419,7 @@ int sample_start(rp_state *st, const char *(*fn_name)(int), int fn_count)
             pthread_atfork(NULL, NULL, atfork_child);
             atfork_done = 1;
         }
-        find_ranges();
+        unwind_find_ranges();
         uint32_t cap = cfg->cct_nodes ? cfg->cct_nodes : CCT_DEFAULT_CAP;
         if (cct_init(&g_cct, cap, RP_MET_PATH0 + (cfg->k ? cfg->k : 1)) == 0)
             g_cct_ok = 1;
@@ -693,7 +449,7 @@ int sample_start(rp_state *st, const char *(*fn_name)(int), int fn_count)
         (void)unw_backtrace(buf, 64);
     }
 
-    guard_install();
+    unwind_guard_install();
 
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -752,7 +508,7 @@ void sample_stop(void)
     threads_stop();
     timer_delete(g_timer);
     g_timer_ok = 0;
-    guard_remove();
+    unwind_guard_remove();
     /* The handler stays installed: a SIGPROF still pending is ignored
      * instead of killing the process with the default action. */
 }
@@ -763,6 +519,24 @@ void sample_commit_item(void *ctx, uint32_t path, const rp_item *item, uint32_t 
     (void)idx;
     if (g_cct_ok && item)
         cct_add(&g_cct, item->node, RP_MET_PATH0 + path, item->value_ns);
+}
+
+void sample_commit_unknown(uint32_t col, uint32_t cause, int64_t ns)
+{
+    /* ns == 0 still creates the nodes: their presence tells the merge that
+     * this profile books its unknown time (it may then cap located time). */
+    if (!g_cct_ok || ns < 0 || cause == RP_UNK_FRAME || cause >= RP_UNK_N)
+        return;
+    g_cct_busy = 1;
+    barrier();
+    uint32_t u = cct_child(&g_cct, CCT_ROOT, CCT_PSEUDO_BIT | RP_UNK_PSEUDO);
+    uint32_t c = u == CCT_NONE ? CCT_NONE
+                               : cct_child(&g_cct, u, CCT_PSEUDO_BIT | (RP_UNK_PSEUDO + cause));
+    /* A full CCT: the root takes it (still counted in the path's total). */
+    if (ns > 0)
+        cct_add(&g_cct, c != CCT_NONE ? c : u != CCT_NONE ? u : CCT_ROOT, RP_MET_PATH0 + col, ns);
+    barrier();
+    g_cct_busy = 0;
 }
 
 uint32_t sample_callsite_node(void)
@@ -779,7 +553,7 @@ uint32_t sample_callsite_node(void)
     /* Frame 0 is this function: it is ours even when we are linked into
      * the program, so skip it explicitly. */
     int s = n > 0 ? 1 : 0;
-    int u = mpi_user_start(pcs, n);
+    int u = unwind_mpi_user_start(pcs, n);
     if (u > s)
         s = u;
     uintptr_t fn = CCT_PSEUDO_BIT | (uintptr_t)(uint32_t)g_st->cur_fn;
@@ -790,201 +564,14 @@ uint32_t sample_callsite_node(void)
     return node;
 }
 
-/* ---- export at Finalize (normal context) ------------------------------------ */
-
-typedef struct mod_info {
-    char     *path;
-    uintptr_t base;
-    uintptr_t seg_lo[16], seg_hi[16];
-    int       nseg;
-    uint8_t   build_id[64];
-    uint32_t  build_id_len;
-    uint32_t  out_index;   /* UINT32_MAX until referenced */
-} mod_info;
-
-typedef struct mod_list {
-    mod_info *m;
-    size_t    n, cap;
-    int       oom;
-} mod_list;
-
-static void read_build_id(const struct dl_phdr_info *info, mod_info *mi)
-{
-    for (int i = 0; i < info->dlpi_phnum; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        if (ph->p_type != PT_NOTE)
-            continue;
-        const char *p = (const char *)(info->dlpi_addr + ph->p_vaddr);
-        const char *end = p + ph->p_memsz;
-        size_t align = ph->p_align == 8 ? 8 : 4;
-        while (p + sizeof(ElfW(Nhdr)) <= end) {
-            const ElfW(Nhdr) *nh = (const ElfW(Nhdr) *)p;
-            size_t nsz = (nh->n_namesz + align - 1) & ~(align - 1);
-            size_t dsz = (nh->n_descsz + align - 1) & ~(align - 1);
-            const char *name = p + sizeof *nh;
-            const char *desc = name + nsz;
-            if (desc + nh->n_descsz > end)
-                break;
-            if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 &&
-                memcmp(name, "GNU", 4) == 0 && nh->n_descsz > 0) {
-                uint32_t len = nh->n_descsz < 64 ? nh->n_descsz : 64;
-                memcpy(mi->build_id, desc, len);
-                mi->build_id_len = len;
-                return;
-            }
-            p = desc + dsz;
-        }
-    }
-}
-
-static int export_cb(struct dl_phdr_info *info, size_t size, void *data)
-{
-    (void)size;
-    mod_list *ml = data;
-    if (ml->n == ml->cap) {
-        size_t nc = ml->cap ? ml->cap * 2 : 32;
-        mod_info *nm = realloc(ml->m, nc * sizeof *nm);
-        if (!nm) {
-            ml->oom = 1;
-            return 1;
-        }
-        ml->m = nm;
-        ml->cap = nc;
-    }
-    mod_info *mi = &ml->m[ml->n];
-    memset(mi, 0, sizeof *mi);
-    mi->out_index = UINT32_MAX;
-    mi->base = info->dlpi_addr;
-    for (int i = 0; i < info->dlpi_phnum && mi->nseg < 16; i++) {
-        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-        if (ph->p_type != PT_LOAD)
-            continue;
-        mi->seg_lo[mi->nseg] = info->dlpi_addr + ph->p_vaddr;
-        mi->seg_hi[mi->nseg] = info->dlpi_addr + ph->p_vaddr + ph->p_memsz;
-        mi->nseg++;
-    }
-    if (mi->nseg == 0)
-        return 0;
-    const char *name = info->dlpi_name ? info->dlpi_name : "";
-    char rp[PATH_MAX];
-    if (name[0] == '\0') {
-        ssize_t k = readlink("/proc/self/exe", rp, sizeof rp - 1);
-        if (k > 0) {
-            rp[k] = '\0';
-            mi->path = strdup(rp);
-        } else {
-            mi->path = strdup("[main]");
-        }
-    } else if (realpath(name, rp)) {
-        mi->path = strdup(rp);
-    } else {
-        mi->path = strdup(name);   /* e.g. linux-vdso.so.1 */
-    }
-    if (!mi->path) {
-        ml->oom = 1;
-        return 1;
-    }
-    read_build_id(info, mi);
-    ml->n++;
-    return 0;
-}
-
-static mod_info *find_mod(mod_list *ml, uintptr_t pc)
-{
-    for (size_t i = 0; i < ml->n; i++)
-        for (int s = 0; s < ml->m[i].nseg; s++)
-            if (pc >= ml->m[i].seg_lo[s] && pc < ml->m[i].seg_hi[s])
-                return &ml->m[i];
-    return NULL;
-}
-
-
 int sample_export(rp_cct_export *d, uint32_t k, uint64_t *cnt)
 {
-    int rc = -1;
-    mod_list ml = { 0 };
     /* Worker samples still waiting (timers are stopped by now): whole-rank
      * profile only, their tasks are accounted. */
     drain_main(0);
-    uint32_t n_nodes = g_cct_ok ? cct_count(&g_cct) : 1;
-    uint32_t n_met = g_cct_ok ? g_cct.n_metrics : RP_MET_PATH0 + (k ? k : 1);
-
-    d->nodes = calloc(n_nodes, sizeof *d->nodes);
-    d->metrics = calloc((size_t)n_nodes * n_met, sizeof *d->metrics);
-    if (!d->nodes || !d->metrics)
-        goto fail;
-    d->n_nodes = n_nodes;
-    d->n_metrics = n_met;
-    d->nodes[0].parent = UINT32_MAX;
-    d->nodes[0].module = RP_MOD_ROOT;
-    d->nodes[0].offset = 0;
-
-    dl_iterate_phdr(export_cb, &ml);
-    if (ml.oom)
-        goto fail;
-
-    int nf = g_fn_name ? g_fn_count : 0;
-    if (nf < 0)
-        nf = 0;
-
-    uint32_t n_used = 0;
-    for (uint32_t i = 1; i < n_nodes; i++) {
-        const rp_cct_node *cn = &g_cct.nodes[i];
-        rp_cctnode *dn = &d->nodes[i];
-        dn->parent = cn->parent;
-        if (cn->pc & CCT_PSEUDO_BIT) {
-            uint64_t fn = cn->pc & ~CCT_PSEUDO_BIT;
-            if (fn < (uint64_t)nf) {
-                dn->module = RP_MOD_MPI;
-                dn->offset = fn;
-            } else {   /* cur_fn was not a valid id */
-                dn->module = RP_MOD_UNKNOWN;
-                dn->offset = 0;
-            }
-            continue;
-        }
-        mod_info *mi = find_mod(&ml, cn->pc);
-        if (!mi && cn->pc > 0)
-            mi = find_mod(&ml, cn->pc - 1);   /* return address past the end */
-        if (!mi) {
-            dn->module = RP_MOD_UNKNOWN;      /* unloaded module */
-            dn->offset = cn->pc;
-            continue;
-        }
-        if (mi->out_index == UINT32_MAX)
-            mi->out_index = n_used++;
-        dn->module = mi->out_index;
-        dn->offset = cn->pc - mi->base;
-    }
-    if (g_cct_ok)
-        memcpy(d->metrics, g_cct.metrics, (size_t)n_nodes * n_met * sizeof(int64_t));
-
-    d->modules = calloc(n_used ? n_used : 1, sizeof *d->modules);
-    if (!d->modules)
-        goto fail;
-    for (size_t i = 0; i < ml.n; i++) {
-        mod_info *mi = &ml.m[i];
-        if (mi->out_index == UINT32_MAX)
-            continue;
-        rp_module *m = &d->modules[mi->out_index];
-        m->path = mi->path;
-        mi->path = NULL;
-        memcpy(m->build_id, mi->build_id, sizeof m->build_id);
-        m->build_id_len = mi->build_id_len;
-    }
-    d->n_modules = n_used;
-
-    d->mpi_names = calloc(nf ? (size_t)nf : 1, sizeof *d->mpi_names);
-    if (!d->mpi_names)
-        goto fail;
-    for (int i = 0; i < nf; i++) {
-        const char *s = g_fn_name(i);
-        d->mpi_names[i] = strdup(s ? s : "?");
-        if (!d->mpi_names[i])
-            goto fail;
-    }
-    d->n_mpi_names = (uint32_t)nf;
-
+    int rc = sample_export_cct(g_cct_ok ? &g_cct : NULL, d, k, g_fn_name, g_fn_count);
+    if (rc != 0)
+        return rc;
     uint64_t *c = cnt;
     c[RP_CNT_SAMPLES] = rp_sample_cnt.samples;
     c[RP_CNT_SAMPLES_MPI] = rp_sample_cnt.samples_mpi;
@@ -1002,12 +589,5 @@ int sample_export(rp_cct_export *d, uint32_t k, uint64_t *cnt)
     c[RP_CNT_THREAD_SAMPLES_RANK_ONLY] = rp_thr_cnt.rank_only;
     c[RP_CNT_THREAD_SAMPLES_DROPPED] = __atomic_load_n(&rp_thr_cnt.dropped, __ATOMIC_RELAXED);
     c[RP_CNT_THREAD_SLOTS_OVERFLOW] = __atomic_load_n(&rp_thr_cnt.slots_overflow, __ATOMIC_RELAXED);
-    rc = 0;
-fail:
-    for (size_t i = 0; i < ml.n; i++)
-        free(ml.m[i].path);
-    free(ml.m);
-    if (rc != 0)
-        rp_warn(1, "cannot export the calling-context tree: out of memory");
-    return rc;
+    return 0;
 }

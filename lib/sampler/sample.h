@@ -104,6 +104,15 @@ void sample_commit_item(void *ctx, uint32_t path, const struct rp_item *item, ui
  * names of the MPI pseudo-frames, in rank-file shape (core/cct.h), and the
  * sampler's counters into cnt[RP_CNT_*].  k: paths (metric columns).
  * 0, or -1 (out of memory: out is empty). */
+/* Pseudo-frame keys of "<unknown>" (RP_UNK_PSEUDO) and its causes
+ * (RP_UNK_PSEUDO + RP_UNK_*), above any MPI function id. */
+#define RP_UNK_PSEUDO 0x40000000u
+/* Phase end, one rank: ns of report column col (0 = 100 %) that no sample
+ * locates, under "<unknown>" / cause (RP_UNK_*).  Normal context. */
+void sample_commit_unknown(uint32_t col, uint32_t cause, int64_t ns);
 int  sample_export(rp_cct_export *out, uint32_t k, uint64_t *cnt);
+/* export.c: the tree as module/offset nodes (normal context, allocates). */
+int  sample_export_cct(const rp_cct *cct, rp_cct_export *out, uint32_t k,
+                       const char *(*fn_name)(int), int fn_count);
 
 #endif

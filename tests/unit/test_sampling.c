@@ -469,12 +469,20 @@ int main(void)
     CHECK(local_w > 20 * 1000 * 1000 && local_w <= g_local_total);
     CHECK(rank_sum + local_w <= g_task_total);
     CHECK(rank_sum + local_w >= g_task_total - 10 * 1000 * 1000);  /* the carried tail */
-    /* items carry the same weights (no phase reset yet, no drops) */
+    /* items (what the paths get) weigh whole timer intervals: a positive
+     * multiple of the period each, and the paths' sampled_us is their sum
+     * (no phase reset yet, no drops) */
     int64_t item_sum = 0;
-    for (uint32_t i = 0; i < rp_rt.items.n; i++)
-        item_sum += rp_rt.items.items[i].value_ns;
+    int items_ok = 1;
+    for (uint32_t i = 0; i < rp_rt.items.n; i++) {
+        int64_t v = rp_rt.items.items[i].value_ns;
+        items_ok &= v > 0 && v % 100000 == 0;
+        item_sum += v;
+    }
+    CHECK(items_ok);
     CHECK(rp_rt.items.dropped == 0);
-    CHECK(item_sum == rank_sum);
+    CHECK((int64_t)rp_rt.ps.p[0].sampled_us * 1000 == item_sum);
+    CHECK(rp_rt.ps.p[0].dropped_us == 0);
 
     /* 5. commit: path column 1 receives every item */
     for (uint32_t i = 0; i < rp_rt.items.n; i++)

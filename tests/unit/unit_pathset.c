@@ -24,6 +24,7 @@ static void put_path(rp_pathset *ps, uint32_t i, int64_t cost, uint32_t n_iv,
     p->flags = 0;
     p->n_evicted = 0;
     p->n_iv = (uint16_t)n_iv;
+    p->sampled_us = p->dropped_us = 0;
     if (n_iv)
         memcpy(p->iv, iv, n_iv * sizeof *iv);
 }
@@ -73,8 +74,8 @@ static void test_basic(void)
     CHECK_EQ(ps.p[0].cost_ns, 0);
     CHECK_EQ(ps.p[0].n_iv, 0);
     pathset_add_cost(&ps, 25);
-    pathset_extend(&ps, 2, 0, RP_SUMMARY_PROF, &rng);
-    pathset_extend(&ps, 2, 1, RP_SUMMARY_PROF, &rng);
+    pathset_extend(&ps, 2, 0, RP_SUMMARY_PATH, &rng);
+    pathset_extend(&ps, 2, 1, RP_SUMMARY_PATH, &rng);
     CHECK_EQ(ps.p[0].cost_ns, 25);
     CHECK_EQ(ps.p[0].n_iv, 1);
     CHECK_EQ(ps.p[0].iv[0].high, 1);
@@ -87,7 +88,7 @@ static void test_basic(void)
     CHECK_EQ(ps.p[0].cost_ns, 35);
     CHECK_EQ(ps.p[1].cost_ns, 30);
     CHECK_EQ(ps.p[2].cost_ns, 15);
-    pathset_extend(&ps, 1, 5, RP_SUMMARY_PROF, &rng);
+    pathset_extend(&ps, 1, 5, RP_SUMMARY_PATH, &rng);
     CHECK_EQ(ps.p[0].n_iv, 2);
     CHECK_EQ(ps.p[1].n_iv, 1);          /* extended 1:[4,4] to [4,5] */
     CHECK_EQ(ps.p[1].iv[0].high, 5);
@@ -268,9 +269,9 @@ static void test_wire(void)
     make_sample(&ps);
     _Alignas(8) uint8_t enc[512];
     size_t len = pathset_encode(&ps, enc, sizeof enc);
-    CHECK_EQ(len, 8 + 3 * 16 + 8 * 4);
+    CHECK_EQ(len, 8 + 3 * 24 + 8 * 4);
     CHECK(len <= pathset_max_wire_bytes(4, 3));
-    CHECK_EQ(pathset_max_wire_bytes(4, 3), 8 + 4 * (16 + 24));
+    CHECK_EQ(pathset_max_wire_bytes(4, 3), 8 + 4 * (24 + 24));
     CHECK_EQ(pathset_encode(&ps, enc, len - 1), 0);   /* too small */
     CHECK_EQ(pathset_encode(&ps, enc, len), len);     /* exact fit */
     /* header fields at their documented offsets */
@@ -327,9 +328,10 @@ static void test_wire(void)
     }
     CHECK_EQ(pathset_decode(&dec, NULL, 0), -1);
 
-    /* path offsets: p0 at 8 (3 iv), p1 at 48 (0 iv), p2 at 64 (1 iv) */
-    const size_t p0 = 8, p1 = 8 + 16 + 24, p2 = p1 + 16, iv0 = p0 + 16;
-    REJECT(0, uint8_t, 2);                       /* version */
+    /* path offsets: p0 at 8 (3 iv), p1 at 56 (0 iv), p2 at 80 (1 iv) */
+    const size_t p0 = 8, p1 = 8 + 24 + 24, p2 = p1 + 24, iv0 = p0 + 24;
+    REJECT(0, uint8_t, 1);                       /* version (1: before sampled_us) */
+    REJECT(0, uint8_t, 3);
     REJECT(0, uint8_t, 0);
     REJECT(1, uint8_t, 1);                       /* reserved */
     REJECT(2, uint16_t, 0);                      /* n_paths == 0 */

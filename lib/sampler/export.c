@@ -18,6 +18,7 @@
 #include "core/vocab.h"
 #include "core/warn.h"
 #include "sampler/sample.h"
+#include "sampler/export.h"
 
 
 typedef struct mod_info {

@@ -58,6 +58,7 @@
 #include "core/pathset.h"
 #include "sampler/threads.h"
 #include "sampler/unwind.h"
+#include "sampler/export.h"
 
 #ifndef sigev_notify_thread_id
 #define sigev_notify_thread_id _sigev_un._tid

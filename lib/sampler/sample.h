@@ -1,6 +1,7 @@
 /* sample.h - internals shared by the sampler (sample.c), the sleep
  * wrappers (sleepwrap.c), tests and the benchmark.  The runtime-facing
- * hooks (sample_start, sample_stop, ...) are declared in runtime.h. */
+ * hooks (sample_start, sample_stop, ...) are below; stack walking is in
+ * unwind.h, the export of the tree in export.h. */
 #ifndef RP_SAMPLE_H
 #define RP_SAMPLE_H
 
@@ -41,15 +42,7 @@ extern rp_sample_counters rp_sample_cnt;
  * sample's timestamp to its end (unwind + CCT + buffer + summaries). */
 extern int64_t  rp_sample_handler_ns;
 extern uint64_t rp_sample_handler_n;
-/* Worker threads (threadwrap.c): is `path` an MPI-stack library (its
- * threads are not sampled); are we a fork child; warm libunwind on the
- * calling thread (normal context). */
-int  sample_is_mpi_lib(const char *path);
-int  sample_forked(void);
-void sample_warm_thread(void);
-
 #endif
-
 /* The rank's CCT (NULL before sample_start). */
 rp_cct *sample_cct(void);
 
@@ -64,17 +57,8 @@ uint32_t sample_callsite_node(void);
 /* Current sampling period in ns (0 = not sampling). */
 int64_t sample_current_period_ns(void);
 
-/* Testing aid: strip frames lying in [lo, hi) as if they were rpprof's own
- * text (the real range is found at sample_start; it is empty when the
- * sampler is linked into the main program, e.g. in tests). */
-void sample_set_self_range(uintptr_t lo, uintptr_t hi);
-
-/* Worker threads (threadwrap.c): is `path` an MPI-stack library (its
- * threads are not sampled); are we a fork child; warm libunwind on the
- * calling thread (normal context). */
-int  sample_is_mpi_lib(const char *path);
+/* Are we a fork child (worker threads, threadwrap.c). */
 int  sample_forked(void);
-void sample_warm_thread(void);
 
 /* ---- what the runtime calls --------------------------------------------- */
 /* Start sampling on the calling (main) thread; 0 or -1 (one warning printed).
@@ -100,19 +84,16 @@ void sample_task_end(int64_t task_cost_ns);
  * sample's weight lands in the CCT node's path column. */
 void sample_commit_item(void *ctx, uint32_t path, const struct rp_item *item, uint32_t idx);
 
-/* The calling-context tree at Finalize: modules, nodes, metrics and the
- * names of the MPI pseudo-frames, in rank-file shape (core/cct.h), and the
- * sampler's counters into cnt[RP_CNT_*].  k: paths (metric columns).
- * 0, or -1 (out of memory: out is empty). */
 /* Pseudo-frame keys of "<unknown>" (RP_UNK_PSEUDO) and its causes
  * (RP_UNK_PSEUDO + RP_UNK_*), above any MPI function id. */
 #define RP_UNK_PSEUDO 0x40000000u
 /* Phase end, one rank: ns of report column col (0 = 100 %) that no sample
  * locates, under "<unknown>" / cause (RP_UNK_*).  Normal context. */
 void sample_commit_unknown(uint32_t col, uint32_t cause, int64_t ns);
+/* The calling-context tree at Finalize: modules, nodes, metrics and the
+ * names of the MPI pseudo-frames, in rank-file shape (core/cct.h), and the
+ * sampler's counters into cnt[RP_CNT_*].  k: paths (metric columns).
+ * 0, or -1 (out of memory: out is empty). */
 int  sample_export(rp_cct_export *out, uint32_t k, uint64_t *cnt);
-/* export.c: the tree as module/offset nodes (normal context, allocates). */
-int  sample_export_cct(const rp_cct *cct, rp_cct_export *out, uint32_t k,
-                       const char *(*fn_name)(int), int fn_count);
 
 #endif

@@ -19,6 +19,7 @@
 
 #include "core/config.h"
 #include "sampler/threads.h"
+#include "sampler/unwind.h"
 #include "sampler/sample.h"
 
 #define RP_EXPORT_SYM __attribute__((visibility("default")))

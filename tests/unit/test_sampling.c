@@ -30,6 +30,7 @@
 #include "runtime/runtime.h"
 #include "sampler/sample.h"
 #include "sampler/threads.h"
+#include "sampler/unwind.h"
 #include <pthread.h>
 
 /* ---- stub runtime ---------------------------------------------------------- */

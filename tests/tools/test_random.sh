@@ -63,7 +63,7 @@ random_case() { # NET NP
                 rp_show check "$RP_RUNDIR/check"
                 continue
             fi
-            if ! "$RP_BINDIR/rp-report" --format critpath "$RP_DIR" >"$RP_RUNDIR/crit" 2>&1 ||
+            if ! "$RP_BINDIR/rp-report" --format critpath "$RP_DIR" >"$RP_RUNDIR/crit" 2>"$RP_RUNDIR/crit.err" ||
                 [ "$(head -1 "$RP_RUNDIR/crit")" != "MPI_Init -1" ] ||
                 [ "$(tail -1 "$RP_RUNDIR/crit")" != "MPI_Finalize -1" ]; then
                 rp_fail "$what: --format critpath"
@@ -73,8 +73,10 @@ random_case() { # NET NP
         fi
         if [ "$mode" = trace ] && [ "$np" = 4 ] && [ "$net" = shm ] && command -v dot >/dev/null 2>&1; then
             gv=$RP_RUNDIR/graph.gv
-            if ! "$RP_BINDIR/rp-report" --format dot "$RP_DIR" >"$gv" 2>"$gv.err" ||
-                ! timeout 120 dot -Tsvg "$gv" -o "$gv.svg" 2>>"$gv.err" || [ -s "$gv.err" ] ||
+            # rp-report's notes and loss warnings go to its stderr; Graphviz
+            # must render without a word
+            if ! "$RP_BINDIR/rp-report" --format dot "$RP_DIR" >"$gv" 2>"$gv.report-err" ||
+                ! timeout 120 dot -Tsvg "$gv" -o "$gv.svg" 2>"$gv.err" || [ -s "$gv.err" ] ||
                 ! grep -q 'color=red' "$gv"; then
                 rp_fail "$what: --format dot | dot -Tsvg"
                 rp_show "errors" "$gv.err"

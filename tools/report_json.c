@@ -109,6 +109,8 @@ int report_json(FILE *f, const rp_profile *p, const rp_report_opts *o)
     jnum(f, secs(report_total(p, RP_MET_RANK)));
     fputs(", \"mpi_seconds\": ", f);
     jnum(f, secs(report_total(p, RP_MET_MPI)));
+    /* issue 13: a rank file written before MPI_Finalize (checkpoint, kill) */
+    fprintf(f, ", \"partial\": %s", report_counter(p, "tail_lost") ? "true" : "false");
     fputs(", \"counters\": {", f);
     for (uint32_t i = 0; i < p->n_counters; i++) {
         if (i)

@@ -33,6 +33,14 @@ int64_t report_total(const rp_profile *p, uint32_t col)
     return t;
 }
 
+uint64_t report_counter(const rp_profile *p, const char *name)
+{
+    for (uint32_t i = 0; i < p->n_counters; i++)
+        if (strcmp(p->counters[i].name, name) == 0)
+            return p->counters[i].value;
+    return 0;
+}
+
 void report_unknown(const rp_profile *p, uint32_t col, int64_t out[RP_UNK_N])
 {
     memset(out, 0, RP_UNK_N * sizeof *out);

@@ -30,6 +30,8 @@ int32_t report_hot_lines(const rp_profile *p, uint32_t col, rp_hot **out);
 int32_t report_hot_funcs(const rp_profile *p, uint32_t col, rp_hot **out);
 /* Time of column col under "<unknown>": out[RP_UNK_FRAME] in all, out[c]
  * for cause c (core/vocab.h). */
+/* Value of the counter called name (summed over ranks), 0 when absent. */
+uint64_t report_counter(const rp_profile *p, const char *name);
 void report_unknown(const rp_profile *p, uint32_t col, int64_t out[RP_UNK_N]);
 int64_t report_total(const rp_profile *p, uint32_t col);
 

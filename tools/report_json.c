@@ -162,6 +162,8 @@ int report_json(FILE *f, const rp_profile *p, const rp_report_opts *o)
     fprintf(f, ", \"samples\": %llu, \"sample_weight_seconds\": ",
             (unsigned long long)profile_counter(p, "samples"));
     jnum(f, w / 1e9);
+    /* issue 13: a rank file written before MPI_Finalize (checkpoint, kill) */
+    fprintf(f, ", \"partial\": %s", report_counter(p, "tail_lost") ? "true" : "false");
     fputs(", \"counters\": {", f);
     for (uint32_t i = 0; i < p->n_counters; i++) {
         if (i)

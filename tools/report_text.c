@@ -69,6 +69,12 @@ static void header(FILE *f, const rp_profile *p)
     report_warnings_print(f, "  ", p->counters, p->n_counters);
     if (st->nphases == 0)
         fputs("  warning: no phase completed; path costs are 0\n", f);
+    uint64_t tail = report_counter(p, "tail_lost"), open = report_counter(p, "open_phase_ns");
+    if (tail)
+        fprintf(f, "  PARTIAL profile: %llu rank file(s) written before MPI_Finalize (checkpoint, "
+                   "abort or kill);\n  a phase in progress for %.3f s (mean over ranks) is not in "
+                   "the path costs;\n  its samples are in the whole-program profile only\n",
+                (unsigned long long)tail, p->nranks ? (double)open / 1e9 / p->nranks : 0.0);
 }
 
 /* Issue 13: how much of each path's cost its profile locates; the rest is
@@ -94,7 +100,8 @@ static void coverage(FILE *f, const rp_profile *p)
         for (uint32_t c = 2; c < RP_UNK_N; c++)
             if (unk[c] > unk[worst])
                 worst = c;
-        if (cost > 0 && pct(loc, cost) < 80.0 && unk[worst] > 0)
+        /* below ten periods a path is too short to be sampled: not flagged */
+        if (cost > 10 * (int64_t)p->period_us * 1000 && pct(loc, cost) < 80.0 && unk[worst] > 0)
             fprintf(f, "   LOW: mostly %s; %s", (const char *[]){ "", "not sampled",
                     "sample buffer full", "summary overflow" }[worst], help[worst]);
         fputc('\n', f);

@@ -61,6 +61,10 @@ typedef struct rp_state {
      * now - max(previous sample, mpi_enter_ns).  Added by sample.c. */
     int64_t    mpi_enter_ns;
     int64_t    finalize_ns;         /* MPI_Finalize entered (end of the last task) */
+    /* Next checkpoint inside a long phase (lib/runtime/fault.c), 0 = none:
+     * the event entry compares its clock read with it. */
+    int64_t    ckpt_due_ns;
+    int64_t    phase_start_ns;      /* the phase in progress began (fault.c) */
     uint32_t   sum_mode;            /* rp_summary_mode: what a full summary does (the mode's) */
     uint32_t   max_wire;            /* largest encoded path-set, bytes */
     /* 1 when MPI_Init_thread provided MPI_THREAD_SERIALIZED: the program

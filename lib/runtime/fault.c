@@ -118,6 +118,8 @@ void rp_fault_start(void)
     uint32_t secs = rp_rt.cfg.checkpoint_s;
     g_ckpt_ns = (int64_t)secs * 1000000000LL;
     g_last_write_ns = rp_now_ns();
+    rp_rt.phase_start_ns = g_last_write_ns;
+    rp_rt.ckpt_due_ns = g_ckpt_ns ? g_last_write_ns + g_ckpt_ns : 0;
 
     /* Who owns SIGPROF now?  If the sampler started, its handler. */
     if (rp_rt.cfg.period_us)
@@ -126,13 +128,8 @@ void rp_fault_start(void)
         install_term();
 }
 
-void rp_fault_phase_end(void)
+static void checkpoint(void)
 {
-    if (!g_ckpt_ns || rp_rt.finalize_ns || !rp_rt.active)
-        return;
-    int64_t now = rp_now_ns();
-    if (now - g_last_write_ns < g_ckpt_ns)
-        return;
     if (output_write_rank(0) == 0)
         rp_fault_cnt.checkpoints++;
     else
@@ -140,6 +137,36 @@ void rp_fault_phase_end(void)
     /* Count from the end of the write: a slow file system never turns
      * checkpoints into the main activity of the job. */
     g_last_write_ns = rp_now_ns();
+    rp_rt.ckpt_due_ns = g_last_write_ns + g_ckpt_ns;
+}
+
+void rp_fault_phase_end(void)
+{
+    int64_t now = rp_now_ns();
+    rp_rt.phase_start_ns = now;
+    if (!g_ckpt_ns || rp_rt.finalize_ns || !rp_rt.active)
+        return;
+    if (now - g_last_write_ns < g_ckpt_ns) {
+        rp_rt.ckpt_due_ns = g_last_write_ns + g_ckpt_ns;
+        return;
+    }
+    checkpoint();
+}
+
+void rp_fault_tick(int64_t now)
+{
+    if (!g_ckpt_ns || rp_rt.finalize_ns || !rp_rt.active || !rp_tls_main) {
+        /* another thread's call, or shutting down: the main thread's next
+         * event retries (never write from two threads) */
+        if (!g_ckpt_ns || rp_rt.finalize_ns)
+            rp_rt.ckpt_due_ns = 0;
+        return;
+    }
+    if (now - g_last_write_ns < g_ckpt_ns) {
+        rp_rt.ckpt_due_ns = g_last_write_ns + g_ckpt_ns;
+        return;
+    }
+    checkpoint();
 }
 
 void rp_fault_save(const char *why)

@@ -23,6 +23,11 @@
 void rp_fault_start(void);
 /* End of rp_phase_end: write a checkpoint if one is due (not at Finalize). */
 void rp_fault_phase_end(void);
+/* Event entry of the main thread once rp_rt.ckpt_due_ns has passed: the
+ * phase in progress has run RP_CHECKPOINT seconds without ending, so write
+ * a partial rank file now (counters open_phase_ns / open_phase_cost_ns say
+ * how much of the run the completed phases do not cover). */
+void rp_fault_tick(int64_t now);
 /* Write this rank's file now with the completed phases (MPI_Abort); the
  * reason is only for the warning line. */
 void rp_fault_save(const char *why);

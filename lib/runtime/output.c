@@ -348,6 +348,14 @@ int output_write_rank(int final)
     rp_counters[RP_CNT_CHECKPOINTS] = rp_fault_cnt.checkpoints + (final ? 0 : 1);
     rp_counters[RP_CNT_CHECKPOINT_FAILURES] = rp_fault_cnt.checkpoint_failures;
     rp_counters[RP_CNT_TAIL_LOST] = final ? 0 : 1;
+    /* Partial file written inside a phase (issue 13): how long that phase
+     * had run and this rank's most critical path cost in it so far (a local
+     * view: the phase's selection has not run; its samples are in the
+     * whole-rank profile only). */
+    int64_t open = !final && rp_rt.phase_start_ns ? end - rp_rt.phase_start_ns : 0;
+    rp_counters[RP_CNT_OPEN_PHASE_NS] = open > 0 ? (uint64_t)open : 0;
+    rp_counters[RP_CNT_OPEN_PHASE_COST_NS] =
+        !final && rp_rt.ps.n > 0 && rp_rt.ps.p[0].cost_ns > 0 ? (uint64_t)rp_rt.ps.p[0].cost_ns : 0;
     rp_counters[RP_CNT_APP_SIGPROF] = (uint64_t)sigwrap_app_took_sigprof();
     /* Every row of the counter table (lib/core/counters.def), in its order. */
     rp_counter *all = calloc(RP_CNT__N, sizeof *all);

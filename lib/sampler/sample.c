@@ -213,17 +213,32 @@ typedef struct drain_ctx {
  * hand a path the unsampled time of earlier tasks that may lie on other
  * paths (doc/sampling.md).  0, or -1 when the item buffer is full.
  * Async-signal-safe. */
-static int push_task_sample(uint32_t node, int64_t w_path)
+/* A sample that stands for several periods (timer overruns on a loaded
+ * machine) is pushed as up to this many items of equal weight: the summary
+ * reservoir's estimate is exact for units of equal weight, and one heavy
+ * unit kept or turned away moved a path's located total by 15-40 % under
+ * load (measured: 2000 overruns in 7000 samples on mpi_wavefront, 4 ranks
+ * on 2 shared cores). */
+#define RP_SPLIT_MAX 8
+
+static int push_task_sample(uint32_t node, int64_t w_path, int64_t periods)
 {
-    int32_t i = itembuf_push(&g_st->items, node, 0, w_path);
-    pathset_add_sample(&g_st->ps, w_path, i < 0);
-    if (i < 0)
-        return -1;
-    pathset_extend(&g_st->ps, g_st->rank, (uint16_t)i,
-                   (rp_summary_mode)g_st->sum_mode,
-                   &g_st->rng);
+    int64_t n = periods < 1 ? 1 : periods > RP_SPLIT_MAX ? RP_SPLIT_MAX : periods;
+    int64_t piece = w_path / n / 1000 * 1000, rc = 0;   /* whole us: sampled_us stays exact */
+    for (int64_t j = 0; j < n; j++) {
+        int64_t w = j == n - 1 ? w_path - piece * (n - 1) : piece;
+        int32_t i = itembuf_push(&g_st->items, node, 0, w);
+        pathset_add_sample(&g_st->ps, w, i < 0);
+        if (i < 0) {
+            rc = -1;
+            continue;
+        }
+        pathset_extend(&g_st->ps, g_st->rank, (uint16_t)i,
+                       (rp_summary_mode)g_st->sum_mode,
+                       &g_st->rng);
+    }
     adapt_period();
-    return 0;
+    return (int)rc;
 }
 
 /* One drained worker sample (main thread, CCT writer). */
@@ -235,7 +250,7 @@ static void drain_rec(void *cv, const uintptr_t *pcs, uint32_t n, int64_t task,
     cct_add(&g_cct, node, RP_MET_RANK, w);
     rp_thr_cnt.samples++;
     if (c->charge && task == c->task && !(flags & RP_THR_F_INMPI)) {
-        if (push_task_sample(node, w) == 0) {
+        if (push_task_sample(node, w, 1) == 0) {
             rp_thr_cnt.charged++;
             return;
         }
@@ -340,9 +355,8 @@ static void on_sigprof(int sig, siginfo_t *si, void *ucv)
         g_carried_ns = 0;
         cct_add(&g_cct, node, RP_MET_RANK, w);
         rp_sample_cnt.samples++;
-        int64_t w_path = g_cur_period_ns *
-                         (1 + (int64_t)(si->si_overrun > 0 ? si->si_overrun : 0));
-        if (push_task_sample(node, w_path) != 0)
+        int64_t periods = 1 + (int64_t)(si->si_overrun > 0 ? si->si_overrun : 0);
+        if (push_task_sample(node, g_cur_period_ns * periods, periods) != 0)
             rp_sample_cnt.samples_dropped++;
     }
     g_last_sample_ns = now;

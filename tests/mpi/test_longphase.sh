@@ -42,6 +42,37 @@ check_case() { # NP PROG ARGS...
     fi
 }
 
+# Killed inside the one long phase (timeout's SIGTERM to mpirun, forwarded):
+# with RP_CHECKPOINT=1 every rank leaves a partial file written inside the
+# phase, and the report reads, says partial and holds the samples so far.
+kill_case() {
+    local what="longphase killed inside the phase (SIGTERM)" out
+    RP_WATCHDOG=5 rp_prof 4 shm RP_PERIOD=1000 RP_CHECKPOINT=1 -- "$C" 1000000 400
+    if [ "$RP_RC" != 124 ] && [ "$RP_RC" != 137 ]; then
+        rp_fail "$what: expected the watchdog to stop the job, exit $RP_RC"
+        return
+    fi
+    if ! rp_report; then
+        rp_fail "$what: rp-report failed (exit $RP_REPORT_RC)"
+        return
+    fi
+    if out=$("$PYTHON" - "$RP_JSON" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = d["counters"]
+print("partial=%s ranks=%d sampled=%.2f s open_phase=%.2f s" % (d["partial"], d["ranks"],
+      d["sampled_seconds"], c.get("open_phase_ns", 0) / 1e9))
+ok = (d["partial"] is True and d["ranks"] == 4 and c.get("tail_lost") == 4
+      and c.get("open_phase_ns", 0) > 4 * 1e9 and d["sampled_seconds"] > 2.0)
+sys.exit(0 if ok else 1)
+PY
+    ) && "$RP_BINDIR/rp-report" "$RP_DIR" 2>&1 | grep -q "PARTIAL profile"; then
+        rp_pass "$what: $out"
+    else
+        rp_fail "$what: $out"
+    fi
+}
+
 W=$RP_TESTS_BIN/mpi_wavefront
 C=$RP_TESTS_BIN/mpi_cgp2p
 rp_require "$W" "$C" "$RP_LIB" "$RP_BINDIR/rp-report"
@@ -50,4 +81,5 @@ rp_timed cov_case 4 1000 "$C" 1500 400
 rp_timed cov_case 2 5000 "$C" 1500 400
 check_case 3 "$W" 5 20 100
 check_case 4 "$C" 200 200
+kill_case
 rp_finish

@@ -276,6 +276,12 @@ void rpf_MPI_Sendrecv_replace(int abi, void *buf, MPI_Fint *count, MPI_Fint *dat
     rpf_set_ierror(ierror, err);
 }
 
+/* Fortran handles as C ones, for the binding-neutral bodies (wrap_p2p.c). */
+static MPI_Request handle_f(const void *reqs, int i)
+{
+    return PMPI_Request_f2c(((const MPI_Fint *)reqs)[i]);
+}
+
 void rpf_MPI_Start(int abi, MPI_Fint *request, MPI_Fint *ierror)
 {
     rpf_t_MPI_Start *real = (rpf_t_MPI_Start *)rpf_real(RP_FN_MPI_Start, abi);
@@ -285,19 +291,9 @@ void rpf_MPI_Start(int abi, MPI_Fint *request, MPI_Fint *ierror)
         rpf_set_ierror(ierror, err);
         return;
     }
-    rp_req *e = reqtab_find(PMPI_Request_f2c(*request));
-    int send = e && e->kind == RQ_PSEND;
-    if (send)
-        rp_enter(RP_FN_MPI_Start);        /* a send: an event, the path branches */
-    else
-        rp_enter_local(RP_FN_MPI_Start);
+    int ev = rp_start_enter(RP_FN_MPI_Start, 1, request, handle_f);
     real(request, &err);
-    if (err == MPI_SUCCESS && e)
-        rp_req_started(e);
-    if (send)
-        rp_leave();
-    else
-        rp_leave_local();
+    rp_start_leave(ev, err == MPI_SUCCESS, 1, request, handle_f);
     rpf_set_ierror(ierror, err);
 }
 
@@ -310,26 +306,10 @@ void rpf_MPI_Startall(int abi, MPI_Fint *count, MPI_Fint *array_of_requests, MPI
         rpf_set_ierror(ierror, err);
         return;
     }
-    int n = *count, any_send = 0;
-    for (int i = 0; i < n; i++) {
-        rp_req *e = reqtab_find(PMPI_Request_f2c(array_of_requests[i]));
-        any_send |= e && e->kind == RQ_PSEND;
-    }
-    if (any_send)
-        rp_enter(RP_FN_MPI_Startall);
-    else
-        rp_enter_local(RP_FN_MPI_Startall);
+    int n = *count;
+    int ev = rp_start_enter(RP_FN_MPI_Startall, n, array_of_requests, handle_f);
     real(count, array_of_requests, &err);
-    if (err == MPI_SUCCESS)             /* persistent handles do not change */
-        for (int i = 0; i < n; i++) {
-            rp_req *e = reqtab_find(PMPI_Request_f2c(array_of_requests[i]));
-            if (e)
-                rp_req_started(e);
-        }
-    if (any_send)
-        rp_leave();
-    else
-        rp_leave_local();
+    rp_start_leave(ev, err == MPI_SUCCESS, n, array_of_requests, handle_f);
     rpf_set_ierror(ierror, err);
 }
 
@@ -342,10 +322,7 @@ void rpf_MPI_Request_free(int abi, MPI_Fint *request, MPI_Fint *ierror)
         rpf_set_ierror(ierror, err);
         return;
     }
-    rp_enter_local(RP_FN_MPI_Request_free);
-    rp_req *e = reqtab_find(PMPI_Request_f2c(*request));
-    if (e)
-        rp_req_freed(e);
+    rp_request_free_enter(PMPI_Request_f2c(*request));
     real(request, &err);
     rp_leave_local();
     rpf_set_ierror(ierror, err);

@@ -145,11 +145,17 @@ void rp_nbc_finalize(void);
 int  rp_wait_snapshot_f(int count, const MPI_Fint freqs[]);
 /* wrap_wait.c: snapshot entry i completed with C status st (never IGNORE). */
 void rp_wait_complete(int i, MPI_Status *st);
-/* wrap_p2p.c: a tracked persistent request was started (MPI_Start[all]). */
-void rp_req_started(rp_req *e);
-/* wrap_p2p.c: the user frees tracked request e (MPI_Request_free); e is
- * gone afterwards. */
-void rp_req_freed(rp_req *e);
+/* wrap_p2p.c: binding-neutral bodies of MPI_Start[all] and MPI_Request_free.
+ * A binding reads its handles through an rp_handle_at (C: rp_handle_c). */
+typedef MPI_Request (*rp_handle_at)(const void *reqs, int i);
+MPI_Request rp_handle_c(const void *reqs, int i);
+/* Around the real start of n persistent requests: enter returns whether the
+ * call is an event (a send starts) and must be passed to leave; ok: the
+ * call succeeded. */
+int  rp_start_enter(int fn, int n, const void *reqs, rp_handle_at at);
+void rp_start_leave(int event, int ok, int n, const void *reqs, rp_handle_at at);
+/* Before the real MPI_Request_free of C handle h; rp_leave_local() after. */
+void rp_request_free_enter(MPI_Request h);
 
 /* Name of the MPI function with generated id fn ("MPI_Send") and how many
  * there are (generated: gen_wrappers.c). */

@@ -258,28 +258,56 @@ static void started(rp_req *e)
     }
 }
 
-/* The same for the Fortran MPI_Start[all] (lib/mpi/fortran.c). */
-void rp_req_started(rp_req *e)
+/* ---- binding-neutral bodies (C here, Fortran in fortran.c) -------------
+ * MPI_Start[all] and MPI_Request_free do the same around the real call in
+ * every binding; only the handle type differs, so the body reads handles
+ * through `at` (C: the array itself; Fortran: PMPI_Request_f2c). */
+
+MPI_Request rp_handle_c(const void *reqs, int i)
 {
-    started(e);
+    return ((const MPI_Request *)reqs)[i];
+}
+
+/* Before starting n persistent requests: a started send is an event (the
+ * path branches), anything else a local call.  Returns what rp_start_leave
+ * needs to know. */
+int rp_start_enter(int fn, int n, const void *reqs, rp_handle_at at)
+{
+    int any_send = 0;
+    for (int i = 0; i < n && !any_send; i++) {
+        rp_req *e = reqtab_find(at(reqs, i));
+        any_send = e && e->kind == RQ_PSEND;
+    }
+    if (any_send)
+        rp_enter(fn);
+    else
+        rp_enter_local(fn);
+    return any_send;
+}
+
+/* After the real call (ok: it succeeded).  Persistent handles do not change,
+ * so they are read again here. */
+void rp_start_leave(int event, int ok, int n, const void *reqs, rp_handle_at at)
+{
+    if (ok)
+        for (int i = 0; i < n; i++) {
+            rp_req *e = reqtab_find(at(reqs, i));
+            if (e)
+                started(e);
+        }
+    if (event)
+        rp_leave();
+    else
+        rp_leave_local();
 }
 
 RP_EXPORT int MPI_Start(MPI_Request *request)
 {
     if (!rp_active())
         return PMPI_Start(request);
-    rp_req *e = reqtab_find(*request);
-    if (e && e->kind == RQ_PSEND)
-        rp_enter(RP_FN_MPI_Start);        /* a send: an event, the path branches */
-    else
-        rp_enter_local(RP_FN_MPI_Start);
+    int ev = rp_start_enter(RP_FN_MPI_Start, 1, request, rp_handle_c);
     int rc = PMPI_Start(request);
-    if (rc == MPI_SUCCESS && e)
-        started(e);
-    if (e && e->kind == RQ_PSEND)
-        rp_leave();
-    else
-        rp_leave_local();
+    rp_start_leave(ev, rc == MPI_SUCCESS, 1, request, rp_handle_c);
     return rc;
 }
 
@@ -287,31 +315,14 @@ RP_EXPORT int MPI_Startall(int count, MPI_Request array_of_requests[])
 {
     if (!rp_active())
         return PMPI_Startall(count, array_of_requests);
-    int any_send = 0;
-    for (int i = 0; i < count; i++) {
-        rp_req *e = reqtab_find(array_of_requests[i]);
-        any_send |= e && e->kind == RQ_PSEND;
-    }
-    if (any_send)
-        rp_enter(RP_FN_MPI_Startall);
-    else
-        rp_enter_local(RP_FN_MPI_Startall);
+    int ev = rp_start_enter(RP_FN_MPI_Startall, count, array_of_requests, rp_handle_c);
     int rc = PMPI_Startall(count, array_of_requests);
-    if (rc == MPI_SUCCESS)
-        for (int i = 0; i < count; i++) {
-            rp_req *e = reqtab_find(array_of_requests[i]);
-            if (e)
-                started(e);
-        }
-    if (any_send)
-        rp_leave();
-    else
-        rp_leave_local();
+    rp_start_leave(ev, rc == MPI_SUCCESS, count, array_of_requests, rp_handle_c);
     return rc;
 }
 
-/* The user frees tracked request e (C and Fortran MPI_Request_free). */
-void rp_req_freed(rp_req *e)
+/* The user frees tracked request e. */
+static void req_freed(rp_req *e)
 {
     if (e->pp) {                 /* an active receive: it can't be joined now */
         proto_orphan_prepost(e->pp);
@@ -326,14 +337,21 @@ void rp_req_freed(rp_req *e)
     reqtab_del(e);
 }
 
+/* Before the real MPI_Request_free of handle h (any binding); the call is
+ * local, so rp_leave_local() follows it. */
+void rp_request_free_enter(MPI_Request h)
+{
+    rp_enter_local(RP_FN_MPI_Request_free);
+    rp_req *e = reqtab_find(h);
+    if (e)
+        req_freed(e);
+}
+
 RP_EXPORT int MPI_Request_free(MPI_Request *request)
 {
     if (!rp_active())
         return PMPI_Request_free(request);
-    rp_enter_local(RP_FN_MPI_Request_free);
-    rp_req *e = reqtab_find(*request);
-    if (e)
-        rp_req_freed(e);
+    rp_request_free_enter(*request);
     int rc = PMPI_Request_free(request);
     rp_leave_local();
     return rc;

@@ -8,7 +8,8 @@ program ringf08
     implicit none
     integer :: ierr, me, np, it, niter, token, isum, i
     integer :: left, right, sbuf(2), rbuf(2), x, y, v, r, rsum, val, s7
-    type(MPI_Request) :: req, reqs(4)
+    type(MPI_Request) :: req, reqs(4), preq(2)
+    integer :: psend, precv, psum, k
     type(MPI_Status) :: st
     integer, allocatable :: g(:)
     double precision :: tms, t
@@ -85,6 +86,29 @@ program ringf08
                       MPI_COMM_WORLD, MPI_STATUS_IGNORE)
     call check(y == 7 * left, 'sendrecv')
 
+    ! persistent requests: Startall twice, then Start one by one, then
+    ! Request_free (the Fortran layer's binding-neutral bodies)
+    psum = 0
+    precv = -1
+    call MPI_Recv_init(precv, 1, MPI_INTEGER, left, 18, MPI_COMM_WORLD, preq(1))
+    call MPI_Send_init(psend, 1, MPI_INTEGER, right, 18, MPI_COMM_WORLD, preq(2))
+    do k = 1, 3
+        psend = 10 * me + k
+        if (k < 3) then
+            call MPI_Startall(2, preq)
+            call MPI_Waitall(2, preq, MPI_STATUSES_IGNORE)
+        else
+            call MPI_Start(preq(1))
+            call MPI_Start(preq(2))
+            call MPI_Wait(preq(2), MPI_STATUS_IGNORE)
+            call MPI_Wait(preq(1), MPI_STATUS_IGNORE)
+        end if
+        call check(precv == 10 * left + k, 'persistent')
+        psum = psum + precv
+    end do
+    call MPI_Request_free(preq(1))
+    call MPI_Request_free(preq(2))
+
     ! collectives, MPI_IN_PLACE at the root
     v = 0
     if (me == 0) v = 42
@@ -97,7 +121,7 @@ program ringf08
     else
         call MPI_Reduce(r, rsum, 1, MPI_INTEGER, MPI_SUM, 0, MPI_COMM_WORLD)
     end if
-    val = rbuf(1) + rbuf(2) + x + y + v
+    val = rbuf(1) + rbuf(2) + x + y + v + psum
     allocate (g(np))
     if (me == 0) then
         g(1) = val

@@ -8,6 +8,7 @@ C     usage: mpi_ring_f77 [T_ms [NITER]]   (default 30 ms, 3)
       integer ierr, me, np, it, niter, token, isum, i
       integer left, right, sbuf(2), rbuf(2), x, y, v, r, rsum
       integer val, s7, req, reqs(4), st(MPI_STATUS_SIZE)
+      integer psend, precv, psum, k, preq(2)
       integer g(64)
       double precision tms, t
       character*32 arg
@@ -109,6 +110,31 @@ c     wildcard receives completed with the status sentinels
      &                  MPI_STATUS_IGNORE, ierr)
       call check(y .eq. 7 * left, 'sendrecv')
 
+C     persistent requests: Startall twice, then Start one by one, then
+C     Request_free (the Fortran layer's binding-neutral bodies)
+      psum = 0
+      precv = -1
+      call MPI_RECV_INIT(precv, 1, MPI_INTEGER, left, 18,
+     &                   MPI_COMM_WORLD, preq(1), ierr)
+      call MPI_SEND_INIT(psend, 1, MPI_INTEGER, right, 18,
+     &                   MPI_COMM_WORLD, preq(2), ierr)
+      do k = 1, 3
+         psend = 10 * me + k
+         if (k .lt. 3) then
+            call MPI_STARTALL(2, preq, ierr)
+            call MPI_WAITALL(2, preq, MPI_STATUSES_IGNORE, ierr)
+         else
+            call MPI_START(preq(1), ierr)
+            call MPI_START(preq(2), ierr)
+            call MPI_WAIT(preq(2), MPI_STATUS_IGNORE, ierr)
+            call MPI_WAIT(preq(1), MPI_STATUS_IGNORE, ierr)
+         end if
+         call check(precv .eq. 10 * left + k, 'persistent')
+         psum = psum + precv
+      end do
+      call MPI_REQUEST_FREE(preq(1), ierr)
+      call MPI_REQUEST_FREE(preq(2), ierr)
+
 C     collectives, MPI_IN_PLACE at the root
       v = 0
       if (me .eq. 0) v = 42
@@ -123,7 +149,7 @@ C     collectives, MPI_IN_PLACE at the root
          call MPI_REDUCE(r, rsum, 1, MPI_INTEGER, MPI_SUM, 0,
      &                   MPI_COMM_WORLD, ierr)
       end if
-      val = rbuf(1) + rbuf(2) + x + y + v
+      val = rbuf(1) + rbuf(2) + x + y + v + psum
       if (me .eq. 0) then
          g(1) = val
          call MPI_GATHER(MPI_IN_PLACE, 1, MPI_INTEGER, g, 1,

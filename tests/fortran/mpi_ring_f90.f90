@@ -8,6 +8,7 @@ program ringf90
     integer :: ierr, me, np, it, niter, token, isum, i
     integer :: left, right, sbuf(2), rbuf(2), x, y, v, r, rsum, val, s7
     integer :: req, reqs(4), st(MPI_STATUS_SIZE)
+    integer :: psend, precv, psum, k, preq(2)
     integer, allocatable :: g(:)
     double precision :: tms, t
     character(len=32) :: arg
@@ -80,6 +81,29 @@ program ringf90
                       MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr)
     call check(y == 7 * left, 'sendrecv')
 
+    ! persistent requests: Startall twice, then Start one by one, then
+    ! Request_free (the Fortran layer's binding-neutral bodies)
+    psum = 0
+    precv = -1
+    call MPI_Recv_init(precv, 1, MPI_INTEGER, left, 18, MPI_COMM_WORLD, preq(1), ierr)
+    call MPI_Send_init(psend, 1, MPI_INTEGER, right, 18, MPI_COMM_WORLD, preq(2), ierr)
+    do k = 1, 3
+        psend = 10 * me + k
+        if (k < 3) then
+            call MPI_Startall(2, preq, ierr)
+            call MPI_Waitall(2, preq, MPI_STATUSES_IGNORE, ierr)
+        else
+            call MPI_Start(preq(1), ierr)
+            call MPI_Start(preq(2), ierr)
+            call MPI_Wait(preq(2), MPI_STATUS_IGNORE, ierr)
+            call MPI_Wait(preq(1), MPI_STATUS_IGNORE, ierr)
+        end if
+        call check(precv == 10 * left + k, 'persistent')
+        psum = psum + precv
+    end do
+    call MPI_Request_free(preq(1), ierr)
+    call MPI_Request_free(preq(2), ierr)
+
     ! collectives, MPI_IN_PLACE at the root
     v = 0
     if (me == 0) v = 42
@@ -92,7 +116,7 @@ program ringf90
     else
         call MPI_Reduce(r, rsum, 1, MPI_INTEGER, MPI_SUM, 0, MPI_COMM_WORLD, ierr)
     end if
-    val = rbuf(1) + rbuf(2) + x + y + v
+    val = rbuf(1) + rbuf(2) + x + y + v + psum
     allocate (g(np))
     if (me == 0) then
         g(1) = val

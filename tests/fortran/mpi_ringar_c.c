@@ -11,7 +11,8 @@
  *   extra work).
  * Then, untimed (the last phase, ended by MPI_Finalize): Irecv/Isend/Waitall
  * with MPI_STATUSES_IGNORE, a wildcard Irecv completed by MPI_Wait, Sendrecv
- * with MPI_STATUS_IGNORE, Bcast, Reduce and Gather with MPI_IN_PLACE at the
+ * with MPI_STATUS_IGNORE, persistent requests (Startall, Start, Request_free),
+ * Bcast, Reduce and Gather with MPI_IN_PLACE at the
  * root.  Rank 0 prints every result.
  *
  * usage: mpi_ringar_c [T_ms [NITER]]   (default 30 ms, 3)
@@ -83,6 +84,29 @@ int main(int argc, char **argv)
                  MPI_STATUS_IGNORE);
     RPT_CHECK(y == 7 * left);
 
+    /* persistent requests: Startall twice, then Start one by one, then
+     * Request_free (the Fortran layer's binding-neutral bodies) */
+    int psend = 0, precv = -1, psum = 0;
+    MPI_Request preq[2];
+    MPI_Recv_init(&precv, 1, MPI_INT, left, 18, MPI_COMM_WORLD, &preq[0]);
+    MPI_Send_init(&psend, 1, MPI_INT, right, 18, MPI_COMM_WORLD, &preq[1]);
+    for (int k = 1; k <= 3; k++) {
+        psend = 10 * me + k;
+        if (k < 3) {
+            MPI_Startall(2, preq);
+            MPI_Waitall(2, preq, MPI_STATUSES_IGNORE);
+        } else {
+            MPI_Start(&preq[0]);
+            MPI_Start(&preq[1]);
+            MPI_Wait(&preq[1], MPI_STATUS_IGNORE);
+            MPI_Wait(&preq[0], MPI_STATUS_IGNORE);
+        }
+        RPT_CHECK(precv == 10 * left + k);
+        psum += precv;
+    }
+    MPI_Request_free(&preq[0]);
+    MPI_Request_free(&preq[1]);
+
     /* collectives, MPI_IN_PLACE at the root */
     if (me == 0)
         v = 42;
@@ -94,7 +118,7 @@ int main(int argc, char **argv)
     } else {
         MPI_Reduce(&r, &rsum, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
     }
-    val = rbuf[0] + rbuf[1] + x + y + v;
+    val = rbuf[0] + rbuf[1] + x + y + v + psum;
     int *g = calloc((size_t)np, sizeof *g);
     RPT_CHECK(g);
     if (me == 0) {

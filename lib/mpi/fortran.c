@@ -353,44 +353,39 @@ static void complete_one(rp_req *e, const MPI_Fint *fst)
     rp_req_completed(e, &cst);
 }
 
-void rpf_MPI_Wait(int abi, MPI_Fint *request, MPI_Fint *status, MPI_Fint *ierror)
+/* Wait and Test (flag == NULL: Wait) share one body: an event that joins the
+ * request when it completes. */
+static void one_common(int abi, MPI_Fint *request, MPI_Fint *flag, MPI_Fint *status,
+                       MPI_Fint *ierror)
 {
-    rpf_t_MPI_Wait *real = (rpf_t_MPI_Wait *)rpf_real(RP_FN_MPI_Wait, abi);
+    rpf_t_MPI_Wait *wait = flag ? NULL : (rpf_t_MPI_Wait *)rpf_real(RP_FN_MPI_Wait, abi);
+    rpf_t_MPI_Test *test = flag ? (rpf_t_MPI_Test *)rpf_real(RP_FN_MPI_Test, abi) : NULL;
     MPI_Fint err = MPI_SUCCESS;
-    if (!rp_active()) {
-        real(request, status, &err);
-        rpf_set_ierror(ierror, err);
-        return;
-    }
-    rp_req *e = find_f(request);
+    int active = rp_active();
+    rp_req *e = active ? find_f(request) : NULL;
     MPI_Fint stbuf[RPF_STATUS_MAX];
     MPI_Fint *st = (e && rpf_status_ignore(status)) ? stbuf : status;
-    rp_enter(RP_FN_MPI_Wait);
-    real(request, st, &err);
-    if (e && err == MPI_SUCCESS)
+    if (active)
+        rp_enter(flag ? RP_FN_MPI_Test : RP_FN_MPI_Wait);
+    if (flag)
+        test(request, flag, st, &err);
+    else
+        wait(request, st, &err);
+    if (e && err == MPI_SUCCESS && (!flag || *flag))
         complete_one(e, st);
-    rp_leave();
+    if (active)
+        rp_leave();
     rpf_set_ierror(ierror, err);
+}
+
+void rpf_MPI_Wait(int abi, MPI_Fint *request, MPI_Fint *status, MPI_Fint *ierror)
+{
+    one_common(abi, request, NULL, status, ierror);
 }
 
 void rpf_MPI_Test(int abi, MPI_Fint *request, MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ierror)
 {
-    rpf_t_MPI_Test *real = (rpf_t_MPI_Test *)rpf_real(RP_FN_MPI_Test, abi);
-    MPI_Fint err = MPI_SUCCESS;
-    if (!rp_active()) {
-        real(request, flag, status, &err);
-        rpf_set_ierror(ierror, err);
-        return;
-    }
-    rp_req *e = find_f(request);
-    MPI_Fint stbuf[RPF_STATUS_MAX];
-    MPI_Fint *st = (e && rpf_status_ignore(status)) ? stbuf : status;
-    rp_enter(RP_FN_MPI_Test);
-    real(request, flag, st, &err);
-    if (e && err == MPI_SUCCESS && *flag)
-        complete_one(e, st);
-    rp_leave();
-    rpf_set_ierror(ierror, err);
+    one_common(abi, request, flag, status, ierror);
 }
 
 /* Statuses to pass for count requests: the user's, or ours when the user
@@ -509,46 +504,42 @@ static void complete_some(int abi, int n, int outcount, const MPI_Fint *indices,
     }
 }
 
+/* Waitall and Testall (flag == NULL: Waitall): an event that joins every
+ * tracked request once all completed. */
+static void all_common(int abi, MPI_Fint *count, MPI_Fint *array_of_requests, MPI_Fint *flag,
+                       MPI_Fint *array_of_statuses, MPI_Fint *ierror)
+{
+    rpf_t_MPI_Waitall *wait = flag ? NULL : (rpf_t_MPI_Waitall *)rpf_real(RP_FN_MPI_Waitall, abi);
+    rpf_t_MPI_Testall *test = flag ? (rpf_t_MPI_Testall *)rpf_real(RP_FN_MPI_Testall, abi) : NULL;
+    MPI_Fint err = MPI_SUCCESS;
+    int active = rp_active(), n = *count, tracked = 0;
+    MPI_Fint *sts = array_of_statuses;
+    if (active) {
+        tracked = rp_wait_snapshot_f(n, array_of_requests);
+        sts = statuses_for(&tracked, n, array_of_statuses);
+        rp_enter(flag ? RP_FN_MPI_Testall : RP_FN_MPI_Waitall);
+    }
+    if (flag)
+        test(count, array_of_requests, flag, sts, &err);
+    else
+        wait(count, array_of_requests, sts, &err);
+    if (tracked && (!flag || *flag) && (err == MPI_SUCCESS || err == MPI_ERR_IN_STATUS))
+        complete_all(n, sts, err);
+    if (active)
+        rp_leave();
+    rpf_set_ierror(ierror, err);
+}
+
 void rpf_MPI_Waitall(int abi, MPI_Fint *count, MPI_Fint *array_of_requests,
                      MPI_Fint *array_of_statuses, MPI_Fint *ierror)
 {
-    rpf_t_MPI_Waitall *real = (rpf_t_MPI_Waitall *)rpf_real(RP_FN_MPI_Waitall, abi);
-    MPI_Fint err = MPI_SUCCESS;
-    if (!rp_active()) {
-        real(count, array_of_requests, array_of_statuses, &err);
-        rpf_set_ierror(ierror, err);
-        return;
-    }
-    int n = *count;
-    int tracked = rp_wait_snapshot_f(n, array_of_requests);
-    MPI_Fint *sts = statuses_for(&tracked, n, array_of_statuses);
-    rp_enter(RP_FN_MPI_Waitall);
-    real(count, array_of_requests, sts, &err);
-    if (tracked && (err == MPI_SUCCESS || err == MPI_ERR_IN_STATUS))
-        complete_all(n, sts, err);
-    rp_leave();
-    rpf_set_ierror(ierror, err);
+    all_common(abi, count, array_of_requests, NULL, array_of_statuses, ierror);
 }
 
 void rpf_MPI_Testall(int abi, MPI_Fint *count, MPI_Fint *array_of_requests, MPI_Fint *flag,
                      MPI_Fint *array_of_statuses, MPI_Fint *ierror)
 {
-    rpf_t_MPI_Testall *real = (rpf_t_MPI_Testall *)rpf_real(RP_FN_MPI_Testall, abi);
-    MPI_Fint err = MPI_SUCCESS;
-    if (!rp_active()) {
-        real(count, array_of_requests, flag, array_of_statuses, &err);
-        rpf_set_ierror(ierror, err);
-        return;
-    }
-    int n = *count;
-    int tracked = rp_wait_snapshot_f(n, array_of_requests);
-    MPI_Fint *sts = statuses_for(&tracked, n, array_of_statuses);
-    rp_enter(RP_FN_MPI_Testall);
-    real(count, array_of_requests, flag, sts, &err);
-    if (tracked && *flag && (err == MPI_SUCCESS || err == MPI_ERR_IN_STATUS))
-        complete_all(n, sts, err);
-    rp_leave();
-    rpf_set_ierror(ierror, err);
+    all_common(abi, count, array_of_requests, flag, array_of_statuses, ierror);
 }
 
 /* Waitany/Testany reported request *index (Fortran numbering) complete
@@ -564,50 +555,44 @@ static void any_completed(int abi, int saved, int n, MPI_Fint *index, MPI_Fint *
         rp_wait_complete(e, &cst);
 }
 
+/* Waitany and Testany (flag == NULL: Waitany). */
+static void any_common(int abi, MPI_Fint *count, MPI_Fint *array_of_requests, MPI_Fint *index,
+                       MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ierror)
+{
+    rpf_t_MPI_Waitany *wait = flag ? NULL : (rpf_t_MPI_Waitany *)rpf_real(RP_FN_MPI_Waitany, abi);
+    rpf_t_MPI_Testany *test = flag ? (rpf_t_MPI_Testany *)rpf_real(RP_FN_MPI_Testany, abi) : NULL;
+    MPI_Fint err = MPI_SUCCESS;
+    int active = rp_active(), n = *count, tracked = 0, saved = 0;
+    MPI_Fint stbuf[RPF_STATUS_MAX];
+    MPI_Fint *st = status;
+    if (active) {
+        tracked = rp_wait_snapshot_f(n, array_of_requests);
+        saved = tracked && freq_save(n, array_of_requests);
+        if (tracked && rpf_status_ignore(status))
+            st = stbuf;
+        rp_enter(flag ? RP_FN_MPI_Testany : RP_FN_MPI_Waitany);
+    }
+    if (flag)
+        test(count, array_of_requests, index, flag, st, &err);
+    else
+        wait(count, array_of_requests, index, st, &err);
+    if (tracked && err == MPI_SUCCESS && (!flag || *flag) && *index != MPI_UNDEFINED)
+        any_completed(abi, saved, n, index, st, array_of_requests);
+    if (active)
+        rp_leave();
+    rpf_set_ierror(ierror, err);
+}
+
 void rpf_MPI_Waitany(int abi, MPI_Fint *count, MPI_Fint *array_of_requests, MPI_Fint *index,
                      MPI_Fint *status, MPI_Fint *ierror)
 {
-    rpf_t_MPI_Waitany *real = (rpf_t_MPI_Waitany *)rpf_real(RP_FN_MPI_Waitany, abi);
-    MPI_Fint err = MPI_SUCCESS;
-    if (!rp_active()) {
-        real(count, array_of_requests, index, status, &err);
-        rpf_set_ierror(ierror, err);
-        return;
-    }
-    int n = *count;
-    int tracked = rp_wait_snapshot_f(n, array_of_requests);
-    int saved = tracked && freq_save(n, array_of_requests);
-    MPI_Fint stbuf[RPF_STATUS_MAX];
-    MPI_Fint *st = (tracked && rpf_status_ignore(status)) ? stbuf : status;
-    rp_enter(RP_FN_MPI_Waitany);
-    real(count, array_of_requests, index, st, &err);
-    if (tracked && err == MPI_SUCCESS && *index != MPI_UNDEFINED)
-        any_completed(abi, saved, n, index, st, array_of_requests);
-    rp_leave();
-    rpf_set_ierror(ierror, err);
+    any_common(abi, count, array_of_requests, index, NULL, status, ierror);
 }
 
 void rpf_MPI_Testany(int abi, MPI_Fint *count, MPI_Fint *array_of_requests, MPI_Fint *index,
                      MPI_Fint *flag, MPI_Fint *status, MPI_Fint *ierror)
 {
-    rpf_t_MPI_Testany *real = (rpf_t_MPI_Testany *)rpf_real(RP_FN_MPI_Testany, abi);
-    MPI_Fint err = MPI_SUCCESS;
-    if (!rp_active()) {
-        real(count, array_of_requests, index, flag, status, &err);
-        rpf_set_ierror(ierror, err);
-        return;
-    }
-    int n = *count;
-    int tracked = rp_wait_snapshot_f(n, array_of_requests);
-    int saved = tracked && freq_save(n, array_of_requests);
-    MPI_Fint stbuf[RPF_STATUS_MAX];
-    MPI_Fint *st = (tracked && rpf_status_ignore(status)) ? stbuf : status;
-    rp_enter(RP_FN_MPI_Testany);
-    real(count, array_of_requests, index, flag, st, &err);
-    if (tracked && err == MPI_SUCCESS && *flag && *index != MPI_UNDEFINED)
-        any_completed(abi, saved, n, index, st, array_of_requests);
-    rp_leave();
-    rpf_set_ierror(ierror, err);
+    any_common(abi, count, array_of_requests, index, flag, status, ierror);
 }
 
 /* Waitsome and Testsome have one signature and one behaviour: an event

@@ -8,7 +8,9 @@ program ringf08
     implicit none
     integer :: ierr, me, np, it, niter, token, isum, i
     integer :: left, right, sbuf(2), rbuf(2), x, y, v, r, rsum, val, s7
-    type(MPI_Request) :: req, reqs(4), preq(2)
+    type(MPI_Request) :: req, reqs(4), preq(2), creq(2)
+    integer :: cv(2), idx, hs
+    logical :: flag
     integer :: psend, precv, psum, k
     type(MPI_Status) :: st
     integer, allocatable :: g(:)
@@ -108,6 +110,45 @@ program ringf08
     end do
     call MPI_Request_free(preq(1))
     call MPI_Request_free(preq(2))
+
+    ! Test, Testall, Waitany, Testany, each after a neighbour handshake (tag
+    ! 24) so the messages are in; a Wait finishes if not (no spinning: a
+    ! polling loop is task time), as in mpi_ringar_c.c
+    cv = -1
+    call MPI_Irecv(cv(1), 1, MPI_INTEGER, left, 19, MPI_COMM_WORLD, creq(1))
+    call MPI_Send(me, 1, MPI_INTEGER, right, 19, MPI_COMM_WORLD)
+    call MPI_Sendrecv(me, 1, MPI_INTEGER, right, 24, hs, 1, MPI_INTEGER, left, 24, &
+                      MPI_COMM_WORLD, MPI_STATUS_IGNORE)
+    call MPI_Test(creq(1), flag, MPI_STATUS_IGNORE)
+    if (.not. flag) call MPI_Wait(creq(1), MPI_STATUS_IGNORE)
+    call check(cv(1) == left, 'test')
+    call MPI_Irecv(cv(1), 1, MPI_INTEGER, left, 20, MPI_COMM_WORLD, creq(1))
+    call MPI_Irecv(cv(2), 1, MPI_INTEGER, right, 21, MPI_COMM_WORLD, creq(2))
+    call MPI_Send(me, 1, MPI_INTEGER, right, 20, MPI_COMM_WORLD)
+    call MPI_Send(me, 1, MPI_INTEGER, left, 21, MPI_COMM_WORLD)
+    call MPI_Sendrecv(me, 1, MPI_INTEGER, right, 24, hs, 1, MPI_INTEGER, left, 24, &
+                      MPI_COMM_WORLD, MPI_STATUS_IGNORE)
+    call MPI_Sendrecv(me, 1, MPI_INTEGER, left, 24, hs, 1, MPI_INTEGER, right, 24, &
+                      MPI_COMM_WORLD, MPI_STATUS_IGNORE)
+    call MPI_Testall(2, creq, flag, MPI_STATUSES_IGNORE)
+    if (.not. flag) call MPI_Waitall(2, creq, MPI_STATUSES_IGNORE)
+    call check(cv(1) == left .and. cv(2) == right, 'testall')
+    cv = -1
+    call MPI_Irecv(cv(1), 1, MPI_INTEGER, left, 22, MPI_COMM_WORLD, creq(1))
+    call MPI_Irecv(cv(2), 1, MPI_INTEGER, right, 23, MPI_COMM_WORLD, creq(2))
+    call MPI_Send(me, 1, MPI_INTEGER, right, 22, MPI_COMM_WORLD)
+    call MPI_Send(me, 1, MPI_INTEGER, left, 23, MPI_COMM_WORLD)
+    call MPI_Waitany(2, creq, idx, MPI_STATUS_IGNORE)
+    call check(idx == 1 .or. idx == 2, 'waitany index')
+    call MPI_Sendrecv(me, 1, MPI_INTEGER, right, 24, hs, 1, MPI_INTEGER, left, 24, &
+                      MPI_COMM_WORLD, MPI_STATUS_IGNORE)
+    call MPI_Sendrecv(me, 1, MPI_INTEGER, left, 24, hs, 1, MPI_INTEGER, right, 24, &
+                      MPI_COMM_WORLD, MPI_STATUS_IGNORE)
+    call MPI_Testany(2, creq, idx, flag, MPI_STATUS_IGNORE)
+    if (.not. flag) call MPI_Waitany(2, creq, idx, MPI_STATUS_IGNORE)
+    call check(idx == 1 .or. idx == 2, 'testany index')
+    call check(cv(1) == left .and. cv(2) == right, 'waitany/testany')
+    psum = psum + cv(1) + cv(2)
 
     ! collectives, MPI_IN_PLACE at the root
     v = 0

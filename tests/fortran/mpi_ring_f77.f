@@ -8,7 +8,8 @@ C     usage: mpi_ring_f77 [T_ms [NITER]]   (default 30 ms, 3)
       integer ierr, me, np, it, niter, token, isum, i
       integer left, right, sbuf(2), rbuf(2), x, y, v, r, rsum
       integer val, s7, req, reqs(4), st(MPI_STATUS_SIZE)
-      integer psend, precv, psum, k, preq(2)
+      integer psend, precv, psum, k, preq(2), cv(2), idx, creq(2), hs
+      logical flag
       integer g(64)
       double precision tms, t
       character*32 arg
@@ -134,6 +135,64 @@ C     Request_free (the Fortran layer's binding-neutral bodies)
       end do
       call MPI_REQUEST_FREE(preq(1), ierr)
       call MPI_REQUEST_FREE(preq(2), ierr)
+
+C     Test, Testall, Waitany, Testany, each after a neighbour handshake
+C     (tag 24) so the messages are in; a Wait finishes if not (no
+C     spinning: a polling loop is task time), as in mpi_ringar_c.c
+      cv(1) = -1
+      call MPI_IRECV(cv(1), 1, MPI_INTEGER, left, 19, MPI_COMM_WORLD,
+     &               creq(1), ierr)
+      call MPI_SEND(me, 1, MPI_INTEGER, right, 19, MPI_COMM_WORLD,
+     &              ierr)
+      call MPI_SENDRECV(me, 1, MPI_INTEGER, right, 24, hs, 1,
+     &                  MPI_INTEGER, left, 24, MPI_COMM_WORLD,
+     &                  MPI_STATUS_IGNORE, ierr)
+      call MPI_TEST(creq(1), flag, MPI_STATUS_IGNORE, ierr)
+      if (.not. flag) call MPI_WAIT(creq(1), MPI_STATUS_IGNORE, ierr)
+      call check(cv(1) .eq. left, 'test')
+      call MPI_IRECV(cv(1), 1, MPI_INTEGER, left, 20, MPI_COMM_WORLD,
+     &               creq(1), ierr)
+      call MPI_IRECV(cv(2), 1, MPI_INTEGER, right, 21, MPI_COMM_WORLD,
+     &               creq(2), ierr)
+      call MPI_SEND(me, 1, MPI_INTEGER, right, 20, MPI_COMM_WORLD,
+     &              ierr)
+      call MPI_SEND(me, 1, MPI_INTEGER, left, 21, MPI_COMM_WORLD,
+     &              ierr)
+      call MPI_SENDRECV(me, 1, MPI_INTEGER, right, 24, hs, 1,
+     &                  MPI_INTEGER, left, 24, MPI_COMM_WORLD,
+     &                  MPI_STATUS_IGNORE, ierr)
+      call MPI_SENDRECV(me, 1, MPI_INTEGER, left, 24, hs, 1,
+     &                  MPI_INTEGER, right, 24, MPI_COMM_WORLD,
+     &                  MPI_STATUS_IGNORE, ierr)
+      call MPI_TESTALL(2, creq, flag, MPI_STATUSES_IGNORE, ierr)
+      if (.not. flag) call MPI_WAITALL(2, creq, MPI_STATUSES_IGNORE,
+     &                                 ierr)
+      call check(cv(1) .eq. left .and. cv(2) .eq. right, 'testall')
+      cv(1) = -1
+      cv(2) = -1
+      call MPI_IRECV(cv(1), 1, MPI_INTEGER, left, 22, MPI_COMM_WORLD,
+     &               creq(1), ierr)
+      call MPI_IRECV(cv(2), 1, MPI_INTEGER, right, 23, MPI_COMM_WORLD,
+     &               creq(2), ierr)
+      call MPI_SEND(me, 1, MPI_INTEGER, right, 22, MPI_COMM_WORLD,
+     &              ierr)
+      call MPI_SEND(me, 1, MPI_INTEGER, left, 23, MPI_COMM_WORLD,
+     &              ierr)
+      call MPI_WAITANY(2, creq, idx, MPI_STATUS_IGNORE, ierr)
+      call check(idx .eq. 1 .or. idx .eq. 2, 'waitany index')
+      call MPI_SENDRECV(me, 1, MPI_INTEGER, right, 24, hs, 1,
+     &                  MPI_INTEGER, left, 24, MPI_COMM_WORLD,
+     &                  MPI_STATUS_IGNORE, ierr)
+      call MPI_SENDRECV(me, 1, MPI_INTEGER, left, 24, hs, 1,
+     &                  MPI_INTEGER, right, 24, MPI_COMM_WORLD,
+     &                  MPI_STATUS_IGNORE, ierr)
+      call MPI_TESTANY(2, creq, idx, flag, MPI_STATUS_IGNORE, ierr)
+      if (.not. flag) call MPI_WAITANY(2, creq, idx,
+     &                                 MPI_STATUS_IGNORE, ierr)
+      call check(idx .eq. 1 .or. idx .eq. 2, 'testany index')
+      call check(cv(1) .eq. left .and. cv(2) .eq. right,
+     &           'waitany/testany')
+      psum = psum + cv(1) + cv(2)
 
 C     collectives, MPI_IN_PLACE at the root
       v = 0

@@ -12,6 +12,7 @@
  * Then, untimed (the last phase, ended by MPI_Finalize): Irecv/Isend/Waitall
  * with MPI_STATUSES_IGNORE, a wildcard Irecv completed by MPI_Wait, Sendrecv
  * with MPI_STATUS_IGNORE, persistent requests (Startall, Start, Request_free),
+ * Test, Testall, Waitany and Testany,
  * Bcast, Reduce and Gather with MPI_IN_PLACE at the
  * root.  Rank 0 prints every result.
  *
@@ -106,6 +107,50 @@ int main(int argc, char **argv)
     }
     MPI_Request_free(&preq[0]);
     MPI_Request_free(&preq[1]);
+
+    /* Test, Testall, Waitany, Testany.  A neighbour handshake (tag 24) after
+     * the sends lets the messages arrive first, so a Test completes them at
+     * once; if not, a Wait does (no spinning: a polling loop is task time
+     * and would lengthen the path by however long the neighbour is late). */
+    int cv[2] = { -1, -1 }, flag = 0, idx = -1, hs = 0;
+    MPI_Request creq[2];
+    MPI_Irecv(&cv[0], 1, MPI_INT, left, 19, MPI_COMM_WORLD, &creq[0]);
+    MPI_Send(&me, 1, MPI_INT, right, 19, MPI_COMM_WORLD);
+    MPI_Sendrecv(&me, 1, MPI_INT, right, 24, &hs, 1, MPI_INT, left, 24, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+    MPI_Test(&creq[0], &flag, MPI_STATUS_IGNORE);
+    if (!flag)
+        MPI_Wait(&creq[0], MPI_STATUS_IGNORE);
+    RPT_CHECK(cv[0] == left);
+    MPI_Irecv(&cv[0], 1, MPI_INT, left, 20, MPI_COMM_WORLD, &creq[0]);
+    MPI_Irecv(&cv[1], 1, MPI_INT, right, 21, MPI_COMM_WORLD, &creq[1]);
+    MPI_Send(&me, 1, MPI_INT, right, 20, MPI_COMM_WORLD);
+    MPI_Send(&me, 1, MPI_INT, left, 21, MPI_COMM_WORLD);
+    MPI_Sendrecv(&me, 1, MPI_INT, right, 24, &hs, 1, MPI_INT, left, 24, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+    MPI_Sendrecv(&me, 1, MPI_INT, left, 24, &hs, 1, MPI_INT, right, 24, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+    MPI_Testall(2, creq, &flag, MPI_STATUSES_IGNORE);
+    if (!flag)
+        MPI_Waitall(2, creq, MPI_STATUSES_IGNORE);
+    RPT_CHECK(cv[0] == left && cv[1] == right);
+    cv[0] = cv[1] = -1;
+    MPI_Irecv(&cv[0], 1, MPI_INT, left, 22, MPI_COMM_WORLD, &creq[0]);
+    MPI_Irecv(&cv[1], 1, MPI_INT, right, 23, MPI_COMM_WORLD, &creq[1]);
+    MPI_Send(&me, 1, MPI_INT, right, 22, MPI_COMM_WORLD);
+    MPI_Send(&me, 1, MPI_INT, left, 23, MPI_COMM_WORLD);
+    MPI_Waitany(2, creq, &idx, MPI_STATUS_IGNORE);
+    RPT_CHECK(idx == 0 || idx == 1);
+    MPI_Sendrecv(&me, 1, MPI_INT, right, 24, &hs, 1, MPI_INT, left, 24, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+    MPI_Sendrecv(&me, 1, MPI_INT, left, 24, &hs, 1, MPI_INT, right, 24, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+    MPI_Testany(2, creq, &idx, &flag, MPI_STATUS_IGNORE);
+    if (!flag)
+        MPI_Waitany(2, creq, &idx, MPI_STATUS_IGNORE);
+    RPT_CHECK(idx == 0 || idx == 1);
+    RPT_CHECK(cv[0] == left && cv[1] == right);
+    psum += cv[0] + cv[1];
 
     /* collectives, MPI_IN_PLACE at the root */
     if (me == 0)

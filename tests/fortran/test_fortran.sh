@@ -8,7 +8,8 @@
 #     MPI_STATUSES_IGNORE, a wildcard Irecv + Wait, wildcard Irecvs completed
 #     by Wait with MPI_STATUS_IGNORE and Waitall with MPI_STATUSES_IGNORE,
 #     Sendrecv, persistent Send_init/Recv_init with Startall, Start and
-#     Request_free, Bcast, Reduce and Gather with MPI_IN_PLACE);
+#     Request_free, Test, Testall, Waitany, Testany, Bcast, Reduce and Gather
+#     with MPI_IN_PLACE);
 #   - the report is valid: NITER+1 phases, 100 % path = NITER*(P*T + (P-1)*T/P);
 #   - it matches the C program's report: same phases, every percentile's
 #     cost within 5 % + 20 ms, and the same path-set traffic (messages sent

@@ -1,6 +1,6 @@
 /* report.c - aggregation for rp-report: totals, hotspots, the view tree. */
 #include "report.h"
-#include "strtab.h"
+#include "idtab.h"
 #include "frames.h"
 
 #include <stdio.h>
@@ -73,18 +73,29 @@ static int cmp_hot(const void *a, const void *b)
     return x->line < y->line ? -1 : x->line > y->line;
 }
 
+typedef struct {
+    const rp_hot *v;
+    rp_hot        key;
+    int           by_func;
+} hot_key;
+
+static int hot_eq(const void *ctx, uint32_t id)
+{
+    const hot_key *k = ctx;
+    const rp_hot *h = &k->v[id];
+    return h->func == k->key.func && h->kind == k->key.kind &&
+           (k->by_func || (h->file == k->key.file && h->line == k->key.line));
+}
+
 static int32_t hot(const rp_profile *p, uint32_t col, int by_func, rp_hot **out)
 {
     *out = NULL;
     if (col >= p->n_metrics)
         return 0;
-    uint32_t nslots = 64;
-    while (nslots < 2 * p->n_nodes)
-        nslots *= 2;
-    uint32_t *slots = calloc(nslots, sizeof *slots);
+    rp_idtab idx;
     rp_hot *v = malloc((size_t)p->n_nodes * sizeof *v);
-    if (!slots || !v) {
-        free(slots);
+    if (idtab_init(&idx, p->n_nodes) != 0 || !v) {
+        idtab_free(&idx);
         free(v);
         return -1;
     }
@@ -108,24 +119,17 @@ static int32_t hot(const rp_profile *p, uint32_t col, int by_func, rp_hot **out)
         }
         f = &g;
         uint32_t key[4] = {f->func, by_func ? 0 : f->file, by_func ? 0 : f->line, kind};
-        uint32_t j = (uint32_t)rp_hash_bytes(key, sizeof key, 7) & (nslots - 1);
-        while (slots[j]) {
-            rp_hot *h = &v[slots[j] - 1];
-            if (h->func == key[0] && h->kind == kind &&
-                (by_func || (h->file == key[1] && h->line == key[2])))
-                break;
-            j = (j + 1) & (nslots - 1);
-        }
-        if (slots[j]) {
-            rp_hot *h = &v[slots[j] - 1];
-            h->ns = ns > INT64_MAX - h->ns ? INT64_MAX : h->ns + ns;
+        /* by function: keep the file of the first line seen, line 0 */
+        hot_key k = {v, {f->func, f->file, by_func ? 0 : f->line, ns, kind}, by_func};
+        uint32_t id = idtab_intern(&idx, rp_hash_bytes(key, sizeof key, 7), hot_eq, &k, n);
+        if (id == n) {
+            v[n++] = k.key;
         } else {
-            /* by function: keep the file of the first line seen, line 0 */
-            v[n] = (rp_hot){f->func, f->file, by_func ? 0 : f->line, ns, kind};
-            slots[j] = ++n;
+            rp_hot *h = &v[id];
+            h->ns = ns > INT64_MAX - h->ns ? INT64_MAX : h->ns + ns;
         }
     }
-    free(slots);
+    idtab_free(&idx);
     qsort(v, n, sizeof *v, cmp_hot);
     *out = v;
     return (int32_t)n;
@@ -162,6 +166,11 @@ static uint64_t sym_hash(const rp_profile *p, uint32_t s)
     return h;
 }
 
+typedef struct {
+    const rp_profile *p;
+    uint32_t          s;
+} sym_key;
+
 static int sym_same(const rp_profile *p, uint32_t a, uint32_t b)
 {
     const rp_psym *x = &p->syms[a], *y = &p->syms[b];
@@ -173,6 +182,23 @@ static int sym_same(const rp_profile *p, uint32_t a, uint32_t b)
             return 0;
     }
     return 1;
+}
+
+static int sym_eq(const void *ctx, uint32_t id)
+{
+    const sym_key *k = ctx;
+    return sym_same(k->p, id, k->s);
+}
+
+typedef struct {
+    const rp_view *v;
+    uint32_t       parent, sym;
+} vnode_key;
+
+static int vnode_eq(const void *ctx, uint32_t id)
+{
+    const vnode_key *k = ctx;
+    return k->v->nodes[id].parent == k->parent && k->v->nodes[id].sym == k->sym;
 }
 
 void report_view_free(rp_view *v)
@@ -187,26 +213,21 @@ int report_view(const rp_profile *p, rp_view *v)
 {
     memset(v, 0, sizeof *v);
     uint32_t n = p->n_nodes, nm = p->n_metrics;
-    uint32_t nslots = 64;
-    while (nslots < 2 * (n > p->n_syms ? n : p->n_syms))
-        nslots *= 2;
+    rp_idtab idx = {0};
     uint32_t *canon = malloc((size_t)(p->n_syms ? p->n_syms : 1) * sizeof *canon);
-    uint32_t *slots = calloc(nslots, sizeof *slots);
     uint32_t *map = malloc((size_t)n * sizeof *map);
     v->nodes = malloc((size_t)n * sizeof *v->nodes);
     v->excl = calloc((size_t)n * nm, sizeof *v->excl);
     v->incl = calloc((size_t)n * nm, sizeof *v->incl);
     int rc = -1;
-    if (!canon || !slots || !map || !v->nodes || !v->excl || !v->incl)
+    if (!canon || !map || !v->nodes || !v->excl || !v->incl ||
+        idtab_init(&idx, p->n_syms) != 0)
         goto out;
     for (uint32_t s = 0; s < p->n_syms; s++) {
-        uint32_t j = (uint32_t)sym_hash(p, s) & (nslots - 1);
-        while (slots[j] && !sym_same(p, slots[j] - 1, s))
-            j = (j + 1) & (nslots - 1);
-        if (!slots[j])
-            slots[j] = s + 1;
-        canon[s] = slots[j] - 1;
+        sym_key k = {p, s};
+        canon[s] = idtab_intern(&idx, sym_hash(p, s), sym_eq, &k, s);
     }
+    idtab_free(&idx);
     /* a module without symbols: all its addresses are one symbol (the
      * first seen), found through a table indexed by the module's string */
     uint32_t *first_of = malloc((size_t)(p->n_strs ? p->n_strs : 1) * sizeof *first_of);
@@ -222,7 +243,8 @@ int report_view(const rp_profile *p, rp_view *v)
         canon[s] = *fo;
     }
     free(first_of);
-    memset(slots, 0, nslots * sizeof *slots);
+    if (idtab_init(&idx, n) != 0)
+        goto out;
     v->nm = nm;
     v->nodes[0] = (rp_vnode){UINT32_MAX, UINT32_MAX, UINT32_MAX, UINT32_MAX, 0};
     v->n = 1;
@@ -241,21 +263,15 @@ int report_view(const rp_profile *p, rp_view *v)
             }
         }
         uint32_t key[2] = {par, sym};
-        uint32_t j = (uint32_t)rp_hash_bytes(key, sizeof key, 3) & (nslots - 1);
-        while (slots[j]) {
-            rp_vnode *w = &v->nodes[slots[j] - 1];
-            if (w->parent == par && w->sym == sym)
-                break;
-            j = (j + 1) & (nslots - 1);
-        }
-        if (!slots[j]) {
-            uint32_t id = v->n++;
+        vnode_key k = {v, par, sym};
+        uint32_t id = idtab_intern(&idx, rp_hash_bytes(key, sizeof key, 3), vnode_eq, &k, v->n);
+        if (id == v->n) {
+            v->n++;
             v->nodes[id] = (rp_vnode){par, sym, UINT32_MAX, v->nodes[par].first_child,
                                       v->nodes[par].depth + 1};
             v->nodes[par].first_child = id;
-            slots[j] = id + 1;
         }
-        map[i] = slots[j] - 1;
+        map[i] = id;
     }
     for (uint32_t i = 0; i < n; i++)
         for (uint32_t c = 0; c < nm; c++)
@@ -267,8 +283,8 @@ int report_view(const rp_profile *p, rp_view *v)
             v->incl[(size_t)v->nodes[i].parent * nm + c] += v->incl[(size_t)i * nm + c];
     rc = 0;
 out:
+    idtab_free(&idx);
     free(canon);
-    free(slots);
     free(map);
     if (rc)
         report_view_free(v);

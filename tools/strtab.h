@@ -5,12 +5,12 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "idtab.h"
 
 typedef struct rp_strtab {
     char    **strs;      /* id -> string (owned) */
     uint32_t  n, cap;
-    uint32_t *slots;     /* open-addressing hash: id + 1, 0 = empty */
-    uint32_t  nslots;    /* power of two */
+    rp_idtab  index;     /* string -> id */
 } rp_strtab;
 
 /* Starts with "" as id 0.  0 or -1 (ENOMEM). */
@@ -20,6 +20,5 @@ uint32_t strtab_intern(rp_strtab *t, const char *s);
 /* Hand the string array to the caller (n entries); the table is emptied. */
 char   **strtab_take(rp_strtab *t, uint32_t *n);
 void     strtab_free(rp_strtab *t);
-uint64_t rp_hash_bytes(const void *p, size_t n, uint64_t seed);
 
 #endif

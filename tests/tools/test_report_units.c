@@ -1,11 +1,13 @@
 /* test_report_units.c - the report's small pure functions: readable names
  * (names.c: template arguments elided, file:line never cut) and the
  * precision helpers (precision.c: sample estimates, the 2-sigma noise
- * test). */
+ * test) and the one hash index (idtab.c, through strtab.c: ids stable
+ * across growth). */
 #include <math.h>
 #include <string.h>
 #include "names.h"
 #include "precision.h"
+#include "strtab.h"
 #include "unit.h"
 
 static void elide(const char *in, const char *want)
@@ -17,8 +19,30 @@ static void elide(const char *in, const char *want)
     CHECK(strcmp(out, want) == 0);
 }
 
+/* 20 000 names: every one gets a new id in order, re-interning finds it
+ * after the index grew ten times, and "" stays id 0. */
+static void strtab_growth(void)
+{
+    rp_strtab t;
+    CHECK(strtab_init(&t) == 0);
+    char name[32];
+    for (uint32_t i = 0; i < 20000; i++) {
+        snprintf(name, sizeof name, "f%u", i);
+        CHECK(strtab_intern(&t, name) == i + 1);
+    }
+    for (uint32_t i = 0; i < 20000; i += 7) {
+        snprintf(name, sizeof name, "f%u", i);
+        CHECK(strtab_intern(&t, name) == i + 1);
+    }
+    CHECK(strtab_intern(&t, "") == 0);
+    CHECK(t.n == 20001);
+    CHECK(t.index.nslots >= 2 * t.n);
+    strtab_free(&t);
+}
+
 int main(void)
 {
+    strtab_growth();
     elide("foo", "foo");
     elide("std::vector<double, std::allocator<double> >::push_back(double const&)",
           "std::vector<>::push_back(double const&)");

@@ -11,6 +11,7 @@
 #include "report_phases.h"
 #include "report_html.h"
 #include "report_ranks.h"
+#include "report_speedscope.h"
 #include "rankfiles.h"
 #include "warnings.h"
 
@@ -50,6 +51,10 @@ static const char usage_text[] =
     "                     folded: one line per calling context, 'f1;f2;f3 VALUE'\n"
     "                       with VALUE in microseconds of exclusive time on the\n"
     "                       chosen path, for flamegraph.pl or speedscope\n"
+    "                     speedscope: one speedscope JSON file (speedscope.app,\n"
+    "                       or the speedscope npm package, offline): the k paths,\n"
+    "                       the whole program's computation and its MPI time as\n"
+    "                       sampled profiles, weights in seconds; -o FILE\n"
     "                     critpath: the critical path in critPath.out lines:\n"
     "                       one per vertex ('MPI_Send 0': function and world rank,\n"
     "                       -1 for MPI_Init, MPI_Finalize and collectives) and one\n"
@@ -237,9 +242,10 @@ int main(int argc, char **argv)
         }
     }
     if (strcmp(fmt, "text") && strcmp(fmt, "json") && strcmp(fmt, "folded") &&
-        strcmp(fmt, "critpath") && strcmp(fmt, "dot") && strcmp(fmt, "html")) {
-        fprintf(stderr, "rp-report: unknown format '%s' (text, json, html, folded, critpath or "
-                "dot)\n", fmt);
+        strcmp(fmt, "critpath") && strcmp(fmt, "dot") && strcmp(fmt, "html") &&
+        strcmp(fmt, "speedscope")) {
+        fprintf(stderr, "rp-report: unknown format '%s' (text, json, html, speedscope, folded, "
+                "critpath or dot)\n", fmt);
         return 2;
     }
     if (path_s && strcmp(path_s, "rank") && strcmp(path_s, "mpi") &&
@@ -344,7 +350,11 @@ int main(int argc, char **argv)
         rc = report_json(out, &p, &o);
     else if (!strcmp(fmt, "html"))
         rc = report_html(out, &p, &o);
-    else if (!strcmp(fmt, "folded")) {
+    else if (!strcmp(fmt, "speedscope")) {
+        /* speedscope's format has no place for them: warnings on stderr */
+        report_warnings_print(stderr, "rp-report: ", p.counters, p.n_counters);
+        rc = report_speedscope(out, &p, &o);
+    } else if (!strcmp(fmt, "folded")) {
         /* folded lines are "stack VALUE" only (flamegraph.pl, speedscope):
          * the warnings go to stderr */
         report_warnings_print(stderr, "rp-report: ", p.counters, p.n_counters);

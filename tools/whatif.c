@@ -251,9 +251,10 @@ int whatif_text(FILE *f, const rp_profile *p, const rp_whatif *w, const rp_whati
         fprintf(f, "  another kept path becomes the longest in %llu of %llu phases\n",
                 (unsigned long long)r->changed, (unsigned long long)r->nphases);
     } else {
-        fprintf(f, "estimate:          between %.6f s (%+.2f%%) and %.6f s (%+.2f%%): prof mode "
-                   "keeps the path costs summed over phases, not per phase (RP_MODE=path gives "
-                   "one number)\n",
+        fprintf(f, "estimate:          %.6f s (%+.2f%%) if the phases are alike (each phase's "
+                   "paths in the proportions of their sums over phases)\n"
+                   "at most:           %.6f s (%+.2f%%) whatever the phases (prof mode keeps each "
+                   "path's cost summed over phases, not per phase)\n",
                 (double)r->lo_ns / 1e9, pct(r->lo_ns, r->now_ns), (double)r->hi_ns / 1e9,
                 pct(r->hi_ns, r->now_ns));
     }

@@ -14,8 +14,14 @@
  * estimate is a range:
  *     [ max_j C_j (1 - s f_j),  C_0 (1 - s min_j f_j) ]
  * (C_j = slot j's cost summed over phases, s = PERCENT/100): the sum over
- * phases of per-phase maxima is at least the max of the sums, and at most
- * today's critical path scaled by the smallest factor any path gets. */
+ * phases of per-phase maxima is at least the max of the sums - and equal
+ * to it when every phase's path costs are in the proportions of the sums
+ * ("phases alike", the point estimate printed) - and at most today's
+ * critical path scaled by the smallest factor any path gets.
+ *
+ * The runtime samples in prof mode only (path and trace modes record tasks
+ * instead), so real runs get the prof-mode estimate; the per-phase method
+ * applies to files that have both per-phase path costs and samples. */
 #ifndef RP_WHATIF_H
 #define RP_WHATIF_H
 

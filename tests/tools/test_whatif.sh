@@ -55,7 +55,7 @@ for mode in ("p", "t"):
     if mode == "p":
         lo = max(cost[j] * (1 - s * f[j]) for j in range(k)) / 1e9
         hi = cost[0] * (1 - s * min(f)) / 1e9
-        m = re.search(r"estimate: +between ([0-9.]+) s .* and ([0-9.]+) s", out)
+        m = re.search(r"estimate: +([0-9.]+) s \(.*phases are alike.*\nat most: +([0-9.]+) s", out)
         check(m is not None and abs(float(m.group(1)) - lo) < 2e-6 and
               abs(float(m.group(2)) - hi) < 2e-6,
               f"prof {pc:g}%: range {m and m.groups()} = [{lo:.6f}, {hi:.6f}]")

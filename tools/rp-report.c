@@ -80,7 +80,7 @@ static const char usage_text[] =
     "                       0, the format's integer seconds; 6 = microseconds)\n"
     "      --what-if FUNCTION=PERCENT, --what-if FILE:LINE=PERCENT\n"
     "                     estimate the critical path if that function's (or\n"
-    "                       line's) exclusive time were PERCENT %% smaller, from\n"
+    "                       line's) exclusive time were PERCENT % smaller, from\n"
     "                       every kept path of every phase (prof mode keeps path\n"
     "                       costs summed over phases: the estimate if the phases\n"
     "                       are alike, and an upper bound), with the estimate's\n"

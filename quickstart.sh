@@ -6,7 +6,8 @@
 #                             build into ./_build, install into ./_inst, run
 #                             examples/imbalance on 4 ranks under the profiler
 #                             and print its report
-#   bash quickstart.sh test   the same set-up, then `make check`, then the
+#   bash quickstart.sh test   the same set-up (and speedscope from npm into
+#                             ./_npm, for its test), then `make check`, then the
 #                             non-MPI tests again with the core and tools built
 #                             under -fsanitize=address,undefined in ./_build-asan,
 #                             then the whole `make check` against MPICH
@@ -32,7 +33,12 @@ NP=${NP:-4}
 
 PACKAGES="build-essential autoconf automake libtool pkg-config openmpi-bin libopenmpi-dev
 libunwind-dev libdw-dev libelf-dev python3 gfortran graphviz valgrind mpich libmpich-dev
-chromium"   # chromium: the headless-browser test of rp-report --format html
+chromium python3-jsonschema"   # chromium: the headless-browser tests of --format html and
+                               # speedscope; python3-jsonschema: speedscope's schema
+# speedscope (npm; Debian has no package): its own importer reads
+# rp-report --format speedscope in tests/tools/test_speedscope.sh.  Pinned:
+# the test reads speedscope's page, whose markup may change between versions.
+SPEEDSCOPE_PKG=speedscope@1.25.0
 
 say() { printf '\n==> %s\n' "$*"; }
 die() { printf 'quickstart: %s\n' "$*" >&2; exit 1; }
@@ -54,6 +60,8 @@ install_deps() {
             missing+=("$p")
         fi
     done
+    # npm: Debian's package, unless an npm is already there (e.g. NodeSource's nodejs)
+    command -v npm >/dev/null 2>&1 || missing+=(npm)
     if [ ${#missing[@]} -eq 0 ]; then
         say "all build dependencies are installed"
         return 0
@@ -72,6 +80,19 @@ install_deps() {
     $sudo apt-get update -q || echo "apt-get update failed; trying the install anyway"
     $sudo apt-get install -y -q --no-install-recommends "${missing[@]}" ||
         die "apt-get install failed (offline?); install these packages: ${missing[*]}"
+}
+
+# speedscope into $ROOT/_npm for tests/tools/test_speedscope.sh (needs the
+# network once; an existing copy is kept, so later runs work offline)
+install_speedscope() {
+    if [ -f "$ROOT/_npm/node_modules/speedscope/dist/release/index.html" ]; then
+        say "speedscope is installed in $ROOT/_npm"
+        return 0
+    fi
+    say "npm install --prefix $ROOT/_npm $SPEEDSCOPE_PKG (for tests/tools/test_speedscope.sh)"
+    command -v npm >/dev/null 2>&1 || { echo "npm not found: test_speedscope.sh will fail"; return 0; }
+    npm install --prefix "$ROOT/_npm" --no-audit --no-fund "$SPEEDSCOPE_PKG" ||
+        echo "npm install failed (offline?): test_speedscope.sh will fail"
 }
 
 # ---- 2. build and install -------------------------------------------------
@@ -114,6 +135,8 @@ demo() {
     "$PREFIX/bin/rp-report" "$dir"
     "$PREFIX/bin/rp-report" --format html -o "$dir/report.html" "$dir" &&
         say "HTML report (one file, open it in any browser): $dir/report.html"
+    "$PREFIX/bin/rp-report" --format speedscope -o "$dir/report.speedscope.json" "$dir" &&
+        say "speedscope profiles (open in https://www.speedscope.app or \`npx speedscope\`): $dir/report.speedscope.json"
     say "done.  Also try: $PREFIX/bin/rp-report --format json $dir"
 }
 
@@ -172,6 +195,7 @@ mpich_pass() {
 
 run_tests() {
     install_deps
+    install_speedscope
     build
     mpi_env
     # installing MPICH beside Open MPI must not have changed the default

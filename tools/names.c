@@ -10,6 +10,11 @@ void names_elide_templates(char *out, size_t n, const char *func)
     int depth = 0;
     if (n == 0)
         return;
+    if (func[0] == '<') {
+        /* no C++ name starts with '<': a pseudo-frame ("<unknown>", "<program>") */
+        snprintf(out, n, "%s", func);
+        return;
+    }
     for (const char *s = func; *s && o + 1 < n; s++) {
         if (*s == '<') {
             /* operator<, operator<<, operator<=: not a template list */

@@ -86,4 +86,8 @@ int report_text(FILE *f, const rp_profile *p, const rp_report_opts *o);
 int report_json(FILE *f, const rp_profile *p, const rp_report_opts *o);
 int report_folded(FILE *f, const rp_profile *p, uint32_t col);
 
+/* s as a JSON string (quotes, backslashes and control characters escaped,
+ * invalid UTF-8 replaced by U+FFFD): report_json's writer, for other views. */
+void report_json_string(FILE *f, const char *s);
+
 #endif

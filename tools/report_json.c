@@ -234,3 +234,8 @@ int report_json(FILE *f, const rp_profile *p, const rp_report_opts *o)
     fputs("}\n", f);
     return ferror(f) ? -1 : 0;
 }
+
+void report_json_string(FILE *f, const char *s)
+{
+    jstr(f, s);
+}

@@ -101,9 +101,12 @@ static void coverage(FILE *f, const rp_profile *p)
             if (unk[c] > unk[worst])
                 worst = c;
         /* below ten periods a path is too short to be sampled: not flagged */
+        /* time paused by MPI_Pcontrol(0) is "not sampled" too: say so */
+        int paused = worst == RP_UNK_NOT_SAMPLED && report_counter(p, "samples_paused") > 0;
         if (cost > 10 * (int64_t)p->period_us * 1000 && pct(loc, cost) < 80.0 && unk[worst] > 0)
             fprintf(f, "   LOW: mostly %s; %s", (const char *[]){ "", "not sampled",
-                    "sample buffer full", "summary overflow" }[worst], help[worst]);
+                    "sample buffer full", "summary overflow" }[worst],
+                    paused ? "MPI_Pcontrol(0) paused sampling (samples_paused)" : help[worst]);
         fputc('\n', f);
     }
 }

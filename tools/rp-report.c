@@ -11,8 +11,10 @@
 #include "report_phases.h"
 #include "report_html.h"
 #include "report_ranks.h"
+#include "report_speedscope.h"
 #include "rankfiles.h"
 #include "warnings.h"
+#include "whatif.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -50,6 +52,10 @@ static const char usage_text[] =
     "                     folded: one line per calling context, 'f1;f2;f3 VALUE'\n"
     "                       with VALUE in microseconds of exclusive time on the\n"
     "                       chosen path, for flamegraph.pl or speedscope\n"
+    "                     speedscope: one speedscope JSON file (speedscope.app,\n"
+    "                       or the speedscope npm package, offline): the k paths,\n"
+    "                       the whole program's computation and its MPI time as\n"
+    "                       sampled profiles, weights in seconds; -o FILE\n"
     "                     critpath: the critical path in critPath.out lines:\n"
     "                       one per vertex ('MPI_Send 0': function and world rank,\n"
     "                       -1 for MPI_Init, MPI_Finalize and collectives) and one\n"
@@ -72,6 +78,13 @@ static const char usage_text[] =
     "  -n, --top N        entries per hotspot list (default 10)\n"
     "      --digits N     critpath: task seconds with N decimals (0..9; default\n"
     "                       0, the format's integer seconds; 6 = microseconds)\n"
+    "      --what-if FUNCTION=PERCENT, --what-if FILE:LINE=PERCENT\n"
+    "                     estimate the critical path if that function's (or\n"
+    "                       line's) exclusive time were PERCENT % smaller, from\n"
+    "                       every kept path of every phase (prof mode keeps path\n"
+    "                       costs summed over phases: the estimate if the phases\n"
+    "                       are alike, and an upper bound), with the estimate's\n"
+    "                       limits; may be repeated; prints text, not a report\n"
     "      --phase N      dot: only phase N (0-based); trace mode: that\n"
     "                       phase's critical path\n"
     "  -t, --threshold P  text tree: hide contexts under P % of the critical path\n"
@@ -155,12 +168,54 @@ static int load(const char *arg, rp_profile *p)
     return merge_dir(arg, &o, p);
 }
 
+/* --what-if: one estimate per target (whatif.h).  0; 3 if a target has no
+ * located time on any path (the functions on the critical path are
+ * listed); -1 on error. */
+static int what_if(FILE *out, const rp_profile *p, const rp_run *run, const rp_whatif *w, int n)
+{
+    report_warnings_print(out, "", p->counters, p->n_counters);
+    uint64_t nph = 0;
+    int64_t *pc = run && run->k == p->k ? whatif_phase_costs(run, p->k, &nph) : NULL;
+    int rc = 0;
+    for (int i = 0; i < n && rc >= 0; i++) {
+        rp_whatif_result r;
+        int c = whatif_compute(p, &w[i], pc, nph, &r);
+        if (c == 0) {
+            if (i)
+                fputc('\n', out);
+            rc = whatif_text(out, p, &w[i], &r);
+        } else if (c == 1) {
+            fprintf(stderr, "rp-report: --what-if: no time located in '%s%s%.0u' on any path; "
+                    "functions with the most time on the critical path:", w[i].target,
+                    w[i].line ? ":" : "", w[i].line);
+            rp_hot *h;
+            int32_t nh = report_hot_funcs(p, RP_MET_PATH0, &h);
+            for (int32_t j = 0; j < nh && j < 8; j++) {
+                char nm[512];
+                report_hot_name(p, &h[j], nm, sizeof nm);
+                fprintf(stderr, "%s %s", j ? "," : "", nm);
+            }
+            fputc('\n', stderr);
+            if (nh >= 0)
+                free(h);
+            rc = 3;
+        } else {
+            rc = -1;
+        }
+        whatif_free(&r);
+    }
+    free(pc);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     const char *fmt = "text", *arg = NULL, *path_s = NULL, *outfile = NULL;
     int check = 0, digits_set = 0;
     uint32_t digits = 0;
     int64_t phase = -1;
+    rp_whatif whatif[8];
+    int nwhatif = 0;
     rp_report_opts o = {.top = 10, .path = 0, .path_col = -1, .threshold = 1.0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -169,9 +224,10 @@ int main(int argc, char **argv)
         static const char *const withval[][2] = {{"-f", "--format"}, {"-p", "--path"},
                                                  {"-n", "--top"}, {"-t", "--threshold"},
                                                  {"-o", "--output"}, {"--digits", "--digits"},
-                                                 {"--phase", "--phase"}};
+                                                 {"--phase", "--phase"},
+                                                 {"--what-if", "--what-if"}};
         int opt = -1;
-        for (int k = 0; k < 7 && opt < 0; k++) {
+        for (int k = 0; k < 8 && opt < 0; k++) {
             size_t ll = strlen(withval[k][1]);
             if (!strcmp(a, withval[k][0]) || !strcmp(a, withval[k][1])) {
                 if (++i >= argc) {
@@ -218,6 +274,17 @@ int main(int argc, char **argv)
                 return 2;
             }
             phase = ph;
+        } else if (opt == 7) {
+            char err[300];
+            if (nwhatif == 8) {
+                fprintf(stderr, "rp-report: at most 8 --what-if\n");
+                return 2;
+            }
+            if (whatif_parse(val, &whatif[nwhatif], err, sizeof err) != 0) {
+                fprintf(stderr, "rp-report: %s\n", err);
+                return 2;
+            }
+            nwhatif++;
         } else if (!strcmp(a, "-c") || !strcmp(a, "--check")) {
             check = 1;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -237,9 +304,10 @@ int main(int argc, char **argv)
         }
     }
     if (strcmp(fmt, "text") && strcmp(fmt, "json") && strcmp(fmt, "folded") &&
-        strcmp(fmt, "critpath") && strcmp(fmt, "dot") && strcmp(fmt, "html")) {
-        fprintf(stderr, "rp-report: unknown format '%s' (text, json, html, folded, critpath or "
-                "dot)\n", fmt);
+        strcmp(fmt, "critpath") && strcmp(fmt, "dot") && strcmp(fmt, "html") &&
+        strcmp(fmt, "speedscope")) {
+        fprintf(stderr, "rp-report: unknown format '%s' (text, json, html, speedscope, folded, "
+                "critpath or dot)\n", fmt);
         return 2;
     }
     if (path_s && strcmp(path_s, "rank") && strcmp(path_s, "mpi") &&
@@ -261,6 +329,11 @@ int main(int argc, char **argv)
     }
     if (phase >= 0 && strcmp(fmt, "dot")) {
         fprintf(stderr, "rp-report: --phase is for --format dot only\n");
+        return 2;
+    }
+    if (nwhatif && (strcmp(fmt, "text") || check || path_s)) {
+        fprintf(stderr, "rp-report: --what-if prints its own text; no --format, --check or "
+                "--path with it\n");
         return 2;
     }
     if (!arg) {
@@ -340,11 +413,17 @@ int main(int argc, char **argv)
         return 2;
     }
     int rc;
-    if (!strcmp(fmt, "json"))
+    if (nwhatif)
+        rc = what_if(out, &p, have_run ? &run : NULL, whatif, nwhatif);
+    else if (!strcmp(fmt, "json"))
         rc = report_json(out, &p, &o);
     else if (!strcmp(fmt, "html"))
         rc = report_html(out, &p, &o);
-    else if (!strcmp(fmt, "folded")) {
+    else if (!strcmp(fmt, "speedscope")) {
+        /* speedscope's format has no place for them: warnings on stderr */
+        report_warnings_print(stderr, "rp-report: ", p.counters, p.n_counters);
+        rc = report_speedscope(out, &p, &o);
+    } else if (!strcmp(fmt, "folded")) {
         /* folded lines are "stack VALUE" only (flamegraph.pl, speedscope):
          * the warnings go to stderr */
         report_warnings_print(stderr, "rp-report: ", p.counters, p.n_counters);
@@ -362,6 +441,8 @@ int main(int argc, char **argv)
     free(slot);
     if (have_run)
         run_free(&run);
+    if (rc == 3)   /* --what-if: a target not found (said on stderr) */
+        return 1;
     if (fflush(out) != 0 || rc != 0 || (out != stdout && fclose(out) != 0)) {
         fprintf(stderr, "rp-report: error writing the report: %s\n", strerror(errno));
         return 1;

@@ -79,6 +79,10 @@ typedef struct rp_state {
      * exchange at MPI_Finalize (main threads only, as MPI requires).  Set
      * once at MPI_Init_thread. */
     int local_paths;
+    /* 1 between MPI_Pcontrol(0) and MPI_Pcontrol(level != 0): the sampler
+     * charges no sample to the tree or the paths (counted as
+     * samples_paused); task costs, and so path costs, are still measured. */
+    volatile sig_atomic_t paused;
 } rp_state;
 
 #endif

@@ -52,6 +52,7 @@ CUSTOM = {
     "MPI_Testany": "event; **joins** the completed one",
     "MPI_Testsome": "event; **joins** each completed one",
     "MPI_Abort": "writes the rank file (completed phases), then PMPI_Abort",
+    "MPI_Pcontrol": "not an event; level 0 pauses sampling attribution, any other level resumes it (path costs stay exact; counter `samples_paused`)",
 }
 
 

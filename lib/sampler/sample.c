@@ -315,9 +315,31 @@ static void on_sigprof(int sig, siginfo_t *si, void *ucv)
     }
 
     int64_t now = rp_now_ns();
-    int n = unwind_take_stack((const ucontext_t *)ucv, pcs);
+    int paused = g_st->paused != 0;
+    int n = paused ? 0 : unwind_take_stack((const ucontext_t *)ucv, pcs);
 
-    if (g_st->in_mpi > 0) {
+    if (paused) {
+        /* MPI_Pcontrol(0): nothing is charged, but the time since the last
+         * sample counts as charged to the running task, and the carry is
+         * dropped, so no sample after the pause inherits paused time (it
+         * ends up on the paths as <unknown>, not at some later location). */
+        int64_t ts = g_st->task_start_ns;
+        int in_task = g_st->in_mpi == 0 ||
+                      (ts != g_ended_task && !__atomic_load_n(&g_other_in_mpi, __ATOMIC_SEQ_CST));
+        int64_t from = g_st->in_mpi > 0 ? (g_last_sample_ns > g_st->mpi_enter_ns
+                                               ? g_last_sample_ns : g_st->mpi_enter_ns)
+                                         : (g_last_sample_ns > ts ? g_last_sample_ns : ts);
+        if (in_task) {
+            if (g_attr_task != ts) {
+                g_attr_task = ts;
+                g_attr_ns = 0;
+            }
+            g_attr_ns += now > from ? now - from : 0;
+        }
+        if (g_st->in_mpi == 0)
+            g_carried_ns = 0;
+        rp_sample_cnt.samples_paused++;
+    } else if (g_st->in_mpi > 0) {
         int s = unwind_mpi_user_start(pcs, n);
         uintptr_t fn = CCT_PSEUDO_BIT | (uintptr_t)(uint32_t)g_st->cur_fn;
         uint32_t node = cct_insert_path_cached(&g_cct, &g_hcache, pcs + s,
@@ -393,7 +415,9 @@ void sample_task_end(int64_t task_cost_ns)
     g_ended_task = ts;
     barrier();
     int64_t charged = g_attr_task == ts ? g_attr_ns : 0;
-    if (task_cost_ns > charged)
+    /* paused (MPI_Pcontrol(0)): the task's uncharged rest is not carried to
+     * the next sample, which could land after the pause */
+    if (task_cost_ns > charged && !g_st->paused)
         g_carried_ns += task_cost_ns - charged;
     g_attr_task = INT64_MIN;
     g_attr_ns = 0;
@@ -594,6 +618,7 @@ int sample_export(rp_cct_export *d, uint32_t k, uint64_t *cnt)
     c[RP_CNT_SAMPLES_SKIPPED] =
         rp_sample_cnt.samples_skipped + __atomic_load_n(&rp_thr_cnt.skipped, __ATOMIC_RELAXED);
     c[RP_CNT_UNWIND_FAILURES] = rp_sample_cnt.unwind_failures;
+    c[RP_CNT_SAMPLES_PAUSED] = rp_sample_cnt.samples_paused;
     c[RP_CNT_STACKS_TRUNCATED] = rp_sample_cnt.stacks_truncated;
     c[RP_CNT_CCT_FULL] = g_cct_ok ? g_cct.full : 0;
     c[RP_CNT_PERIOD_DOUBLINGS] = rp_sample_cnt.period_doublings;

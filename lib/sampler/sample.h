@@ -35,6 +35,7 @@ typedef struct rp_sample_counters {
     uint64_t stacks_truncated;  /* deeper than RP_SAMPLE_MAX_DEPTH */
     uint64_t period_doublings;  /* adaptive sampling steps */
     uint64_t timer_overruns;    /* expirations merged by the kernel */
+    uint64_t samples_paused;    /* main-thread samples while MPI_Pcontrol(0) */
 } rp_sample_counters;
 extern rp_sample_counters rp_sample_cnt;
 #ifdef RP_SAMPLE_TIMING

@@ -3,11 +3,16 @@
  *
  *   mkrankfiles DIR NRANKS [--k K] [--extra N] [--skip R] [--corrupt R]
  *                          [--truncate R] [--bad-version R] [--all-counters 1]
+ *                          [--trace 1]
  *
  * --all-counters 1 writes every counter of lib/core/counters.def, row i with
  * the value i+1 on every rank, and lists the table's loss counters in the
  * expectations ("loss_counters", "info_counters") so a test can check that
  * every report view warns about each of them, whatever the table holds.
+ * --trace 1 marks the files RP_MODE=trace and adds every phase's path
+ * summaries (costs only, as the phase statistics: no tasks), so the views
+ * that read per-phase path costs (--what-if) have them; the expectations
+ * list them as "phase_cost_ns".
  *
  * Frames point into this very program, at real addresses of the functions
  * below (offset = address - load bias from dl_iterate_phdr), so the
@@ -59,6 +64,7 @@ NOINLINE uintptr_t rp_test_outer(void)
 }
 
 static int all_counters;   /* --all-counters */
+static int trace_mode;     /* --trace */
 /* Named like rpprof's own frames (a Fortran wrapper and the request table
  * it calls): the report must fold them into one "MPI_Send [rpprof
  * wrapper]" row, never show them as computation. */
@@ -169,9 +175,17 @@ static void build_rank(builder *b, uint32_t r, uint32_t nranks, uint32_t k, uint
     if (phasestats_init(&d->stats, k) != 0)
         exit(1);
     int64_t cost[64];
+    static rp_pathsum psum[3 * 64];
+    if (trace_mode) {
+        d->mode = RP_MODE_TRACE;
+        d->pathsums = psum;
+        d->n_pathsums = 3 * k;
+    }
     for (uint32_t q = 0; q < 3; q++) {
-        for (uint32_t j = 0; j < k; j++)
+        for (uint32_t j = 0; j < k; j++) {
             cost[j] = (int64_t)(10 - j) * 1000000 * (q + 1);   /* identical on all ranks */
+            psum[q * k + j] = (rp_pathsum){.phase = q, .path = j, .cost_ns = cost[j]};
+        }
         phasestats_add(&d->stats, cost);
     }
 
@@ -319,6 +333,8 @@ int main(int argc, char **argv)
             trunc[ntrunc++] = v;
         else if (!strcmp(argv[i], "--all-counters"))
             all_counters = v != 0;
+        else if (!strcmp(argv[i], "--trace"))
+            trace_mode = v != 0;
         else if (!strcmp(argv[i], "--bad-version") && nbadver < 64)
             badver[nbadver++] = v;
         else {
@@ -400,6 +416,12 @@ int main(int argc, char **argv)
             printf("},\n");
         }
     }
+    printf(" \"phase_cost_ns\": [");
+    for (uint32_t q = 0; q < 3; q++)
+        for (uint32_t j = 0; j < k; j++)
+            printf("%s%s%lld%s", q && !j ? ", " : "", j ? ", " : "[",
+                   (long long)(10 - j) * 1000000 * (q + 1), j + 1 == k ? "]" : "");
+    printf("],\n");
     printf(" \"path_cost_ns\": [");
     for (uint32_t j = 0; j < k; j++)
         printf("%s%lld", j ? ", " : "", (long long)(10 - j) * 1000000 * 6);

@@ -44,6 +44,7 @@ int main(void)
 {
     strtab_growth();
     elide("foo", "foo");
+    elide("<unknown>", "<unknown>");   /* pseudo-frames are not templates */
     elide("std::vector<double, std::allocator<double> >::push_back(double const&)",
           "std::vector<>::push_back(double const&)");
     elide("void kern<3, Foo<int> >(Foo<int>*)", "void kern<>(Foo<>*)");

@@ -881,6 +881,11 @@ oom:
     return -1;
 }
 
+const rp_task *graph_task(const rp_graph *g, uint32_t r, uint64_t e)
+{
+    return g->r && r < g->run->nranks && e < g->r[r].n ? g->r[r].tk[e] : NULL;
+}
+
 void graph_free(rp_graph *g)
 {
     if (g->r && g->run)

@@ -108,6 +108,8 @@ typedef struct rp_graph {
 /* Build and evaluate the graph.  0 (check g->stuck), or -1 on ENOMEM. */
 int  graph_build(const rp_run *run, rp_graph *g);
 void graph_free(rp_graph *g);
+/* The task that ends at event e of rank r (NULL: none, or no such event). */
+const rp_task *graph_task(const rp_graph *g, uint32_t r, uint64_t e);
 /* The longest path of phase q as steps (trace mode). */
 int  graph_critpath(const rp_graph *g, uint64_t q, rp_fullpath *out);
 /* Mark the steps of a path for graph_dot; then write the whole graph. */

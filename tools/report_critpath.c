@@ -9,6 +9,8 @@
  * decimals, which real codes need: their tasks are milliseconds; a message:
  * its payload bytes), alternating, from MPI_Init to MPI_Finalize.  A path of phase q ends at the phase-ending collective and
  * the path of phase q+1 starts there, so that vertex is printed once. */
+#include "core/select.h"
+#include "oracle.h"
 #include "paths.h"
 #include "report_critpath.h"
 #include "symbols.h"
@@ -173,6 +175,72 @@ int report_critpath_digits(FILE *f, const rp_run *run, uint32_t digits)
 
 static double ms(int64_t ns) { return (double)ns / 1e6; }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The percentiles of all paths (oracle.h) against the online paths: per
+ * level, the median and worst error over phases as % of the phase's range
+ * (longest - shortest).  The oracle's own ends must equal the longest-path
+ * walk's (within its rounding bound): 1 if not, 0 otherwise (-1: not run). */
+static int check_percentiles(FILE *f, const rp_graph *g, const rp_run *run)
+{
+    rp_pctphase *ph = NULL;
+    char why[200] = "";
+    uint32_t k = run->k > 64 ? 64 : run->k;
+    int rc = oracle_percentiles(g, k, &ph, why, sizeof why);
+    if (rc != 0) {
+        fprintf(f, "percentiles not checked: %s\n", rc < 0 ? "out of memory" : why);
+        return -1;
+    }
+    uint64_t nq = g->nphases, n = 0, incons = 0;
+    double *err = malloc((size_t)(nq ? nq : 1) * k * sizeof *err);
+    double bound = 0, lp = 0;
+    if (!err) {
+        free(ph);
+        return -1;
+    }
+    for (uint64_t q = 0; q < nq; q++) {
+        uint32_t np = run_npaths(run, q);
+        if (!ph[q].ok || !np || !g->ph[q].complete)
+            continue;
+        double slack = ph[q].bound_ns + ph[q].grid_ns;
+        if (fabs(ph[q].longest_ns - (double)g->ph[q].longest_ns) > slack ||
+            fabs(ph[q].shortest_ns - (double)g->ph[q].shortest_ns) > slack)
+            incons++;
+        double range = ph[q].longest_ns - ph[q].shortest_ns;
+        for (uint32_t j = 0; j < k; j++) {
+            const rp_pathsum *p = run_pathsum(run, q, select_nearest(j, k, np));
+            double on = p ? (double)p->cost_ns : NAN;
+            err[j * nq + n] = range > 0 ? 100.0 * fabs(on - ph[q].exact_ns[j]) / range : 0.0;
+        }
+        double rb = range > 0 ? 100.0 * ph[q].bound_ns / range : 0.0;
+        bound = rb > bound ? rb : bound;
+        lp += ph[q].log2_paths;
+        n++;
+    }
+    fprintf(f, "percentiles of all paths (exact, by path counting over the task graph; %llu "
+               "phase(s), median 2^%.1f paths a phase, rounding bound %.3g %% of a phase's "
+               "range):\n", (unsigned long long)n, n ? lp / (double)n : 0.0, bound);
+    fprintf(f, "%10s %18s %18s   %s\n", "percentile", "median_error_%", "worst_error_%",
+            "(online path vs exact percentile, % of the phase's longest - shortest)");
+    for (uint32_t j = 0; j < k && n; j++) {
+        double *e = &err[j * nq];
+        qsort(e, n, sizeof *e, cmp_double);
+        double med = n % 2 ? e[n / 2] : (e[n / 2 - 1] + e[n / 2]) / 2;
+        fprintf(f, "%10.1f %18.2f %18.2f   %s\n", select_percentile(j, k), med, e[n - 1],
+                j == 0 || j + 1 == k ? "exact by construction" : "estimate");
+    }
+    if (incons)
+        fprintf(f, "FAIL: in %llu phase(s) the distribution's ends differ from the longest/"
+                   "shortest path walk\n", (unsigned long long)incons);
+    free(err);
+    free(ph);
+    return incons ? 1 : 0;
+}
+
 static int check_trace(FILE *f, const rp_run *run, int64_t tol)
 {
     rp_graph g;
@@ -235,6 +303,11 @@ static int check_trace(FILE *f, const rp_run *run, int64_t tol)
         fprintf(f, "check passed: %llu phase(s), online = offline within %.3f ms%s\n",
                 (unsigned long long)nq, ms(tol),
                 run->k >= 2 ? "" : " (k=1: 0 % path not compared)");
+    if (!g.stuck && check_percentiles(f, &g, run) > 0) {
+        fprintf(f, "check FAILED: the exact path distribution disagrees with the longest/shortest "
+                   "path walk\n");
+        bad = 1;
+    }
     graph_free(&g);
     return bad;
 }

@@ -63,6 +63,13 @@ random_case() { # NET NP
                 rp_show check "$RP_RUNDIR/check"
                 continue
             fi
+            # trace mode: the exact percentiles of all paths were computed
+            # (tools/oracle.c) and agree with the longest/shortest walk
+            if [ "$mode" = trace ] && ! grep -q '^percentiles of all paths (exact' "$RP_RUNDIR/check"; then
+                rp_fail "$what: rp-report --check did not run the percentile oracle"
+                rp_show check "$RP_RUNDIR/check"
+                continue
+            fi
             if ! "$RP_BINDIR/rp-report" --format critpath "$RP_DIR" >"$RP_RUNDIR/crit" 2>"$RP_RUNDIR/crit.err" ||
                 [ "$(head -1 "$RP_RUNDIR/crit")" != "MPI_Init -1" ] ||
                 [ "$(tail -1 "$RP_RUNDIR/crit")" != "MPI_Finalize -1" ]; then

@@ -1,0 +1,181 @@
+/* test_oracle.c - the exact-percentile oracle (tools/oracle.c) against
+ * brute-force enumeration of every source-to-sink path of small random
+ * task graphs: 1-4 ranks, point-to-point messages (any sender, any later
+ * event: what wildcards produce), collectives over all ranks inside the
+ * phase and the phase-ending one.  Costs are small integers of ns, so the
+ * oracle's grid is 1 ns and its answer must be exact: equal, not close.
+ * The same program checks the ends against the longest/shortest path walk
+ * (paths.c) it is built on. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/vocab.h"
+#include "oracle.h"
+#include "paths.h"
+#include "unit.h"
+
+#define MAXR 4
+#define MAXE 9
+
+typedef struct vec {
+    int64_t *v;
+    size_t   n;
+} vec;
+
+static int ncoll_at[MAXE];            /* event index of an inner collective: 1 */
+static uint32_t R, E;
+static int64_t cost[MAXR][MAXE];
+/* message into (r, e) from (src_r, src_e); src_r = -1: none (one per event) */
+static int msrc_r[MAXR][MAXE], msrc_e[MAXR][MAXE];
+
+static void push(vec *a, int64_t x)
+{
+    a->v = realloc(a->v, (a->n + 1) * sizeof *a->v);
+    a->v[a->n++] = x;
+}
+
+static vec paths_to(uint32_t r, uint32_t e);
+
+/* Paths ending with the task that ends at (r, e), before its joins. */
+static vec pre(uint32_t r, uint32_t e)
+{
+    vec p = paths_to(r, e - 1), out = {0};
+    for (size_t i = 0; i < p.n; i++)
+        push(&out, p.v[i] + cost[r][e]);
+    free(p.v);
+    return out;
+}
+
+/* Every path reaching (r, e) after its joins: brute force, no sharing. */
+static vec paths_to(uint32_t r, uint32_t e)
+{
+    vec out = {0};
+    if (e == 0) {
+        push(&out, 0);
+        return out;
+    }
+    if (ncoll_at[e]) {                 /* all ranks meet: the union of their paths */
+        for (uint32_t m = 0; m < R; m++) {
+            vec p = pre(m, e);
+            for (size_t i = 0; i < p.n; i++)
+                push(&out, p.v[i]);
+            free(p.v);
+        }
+        return out;
+    }
+    vec p = pre(r, e);
+    for (size_t i = 0; i < p.n; i++)
+        push(&out, p.v[i]);
+    free(p.v);
+    if (msrc_r[r][e] >= 0) {
+        p = pre((uint32_t)msrc_r[r][e], (uint32_t)msrc_e[r][e]);
+        for (size_t i = 0; i < p.n; i++)
+            push(&out, p.v[i]);
+        free(p.v);
+    }
+    return out;
+}
+
+static int cmp_desc(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x < y) - (x > y);
+}
+
+static uint64_t rng = 88172645463325252ull;
+static uint32_t rnd(uint32_t n)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (uint32_t)(rng % n);
+}
+
+static void one_case(int trial)
+{
+    R = 1 + rnd(MAXR);
+    E = 4 + rnd(MAXE - 3);              /* events 0 .. E-1; E-1 ends the phase */
+    memset(ncoll_at, 0, sizeof ncoll_at);
+    for (uint32_t e = 1; e + 1 < E; e++)
+        ncoll_at[e] = rnd(6) == 0;
+    ncoll_at[E - 1] = 1;
+    for (uint32_t r = 0; r < R; r++)
+        for (uint32_t e = 0; e < E; e++) {
+            cost[r][e] = e ? 1 + rnd(50) : 0;
+            msrc_r[r][e] = -1;
+            if (e > 1 && e + 1 < E && !ncoll_at[e] && R > 1 && rnd(2)) {
+                uint32_t s = rnd(R), se = 1 + rnd(e - 1);
+                if (s != r && !ncoll_at[se]) {
+                    msrc_r[r][e] = (int)s;
+                    msrc_e[r][e] = (int)se;
+                }
+            }
+        }
+    /* the run as the rank files would hold it */
+    rp_rankdata rd[MAXR];
+    uint8_t present[MAXR];
+    memset(rd, 0, sizeof rd);
+    for (uint32_t r = 0; r < R; r++) {
+        present[r] = 1;
+        rp_rankdata *d = &rd[r];
+        d->rank = r;
+        d->nranks = R;
+        d->n_events = E;
+        d->tasks = calloc(E, sizeof *d->tasks);
+        d->edges = calloc(E, sizeof *d->edges);
+        for (uint32_t e = 1; e < E; e++)
+            d->tasks[d->n_tasks++] = (rp_task){.phase = 0, .event = e, .cost_ns = cost[r][e]};
+        for (uint32_t e = 1; e < E; e++) {
+            rp_edge *ed = &d->edges[d->n_edges];
+            if (ncoll_at[e]) {
+                *ed = (rp_edge){.kind = RP_EDGE_COLL, .event = e, .coll_kind = RP_COLL_ALL,
+                                .coll_id = 1000 + e, .size = R, .phase_end = e == E - 1,
+                                .part = RP_PART_BOTH};
+                d->n_edges++;
+            } else if (msrc_r[r][e] >= 0) {
+                *ed = (rp_edge){.kind = RP_EDGE_MSG, .event = e, .peer = (uint32_t)msrc_r[r][e],
+                                .peer_event = (uint64_t)msrc_e[r][e], .bytes = 8};
+                d->n_edges++;
+            }
+        }
+    }
+    rp_run run = {.prog = "test_oracle", .nranks = R, .k = 5, .mode = RP_MODE_TRACE,
+                  .n_present = R, .present = present, .rd = rd};
+    rp_graph g;
+    CHECK(graph_build(&run, &g) == 0);
+    CHECK(!g.stuck && g.nphases == 1);
+    rp_pctphase *ph = NULL;
+    char why[200];
+    for (uint32_t k = 1; k <= 9; k += 2) {
+        CHECK(oracle_percentiles(&g, k, &ph, why, sizeof why) == 0);
+        vec all = paths_to(0, E - 1);
+        qsort(all.v, all.n, sizeof *all.v, cmp_desc);
+        CHECK(ph[0].ok);
+        CHECK(ph[0].grid_ns == 1 && ph[0].bound_ns == 0);
+        CHECK(fabs(ph[0].log2_paths - log2((double)all.n)) < 1e-9);
+        CHECK(ph[0].longest_ns == (double)g.ph[0].longest_ns);
+        CHECK(ph[0].shortest_ns == (double)g.ph[0].shortest_ns);
+        for (uint32_t j = 0; j < k; j++) {
+            size_t pos = (size_t)nearbyint(oracle_slot_fraction(j, k) * (double)(all.n - 1));
+            if (ph[0].exact_ns[j] != (double)all.v[pos])
+                fprintf(stderr, "trial %d R=%u E=%u k=%u j=%u: oracle %.0f, brute force %lld "
+                        "(%zu paths)\n", trial, R, E, k, j, ph[0].exact_ns[j],
+                        (long long)all.v[pos], all.n);
+            CHECK(ph[0].exact_ns[j] == (double)all.v[pos]);
+        }
+        free(all.v);
+        free(ph);
+    }
+    graph_free(&g);
+    for (uint32_t r = 0; r < R; r++) {
+        free(rd[r].tasks);
+        free(rd[r].edges);
+    }
+}
+
+int main(void)
+{
+    for (int t = 0; t < 300; t++)
+        one_case(t);
+    return unit_done("test_oracle");
+}

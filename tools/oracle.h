@@ -1,0 +1,46 @@
+/* oracle.h - the exact distribution of path costs of a trace (issue 14).
+ *
+ * The k paths of a phase stand for the costs of *all* source-to-sink paths
+ * of the phase's activity graph, each distinct path counted once (SPEC §2
+ * "Selection").  From a trace-mode run's task graph (TASK and EDGE
+ * sections) this computes, per phase, how many paths there are and the
+ * cost at each of the k evenly spaced percentiles, by path counting over
+ * the graph: every vertex carries the histogram of the costs of the paths
+ * reaching it (a task shifts it, a join adds them).  Costs are kept on a
+ * grid of g ns per phase (g = longest path / RP_ORACLE_BINS, at least
+ * 1 ns), each task's cost rounded to the grid, so the result is exact for
+ * the rounded graph and within `bound_ns` = (tasks on the longest chain) x
+ * g/2 of the exact one; with g = 1 ns it is exact.
+ *
+ * Percentile q of N paths, sorted by cost descending: the cost at 0-based
+ * position (1 - q/100) (N - 1), rounded to the nearest position (100 % is
+ * the longest path, 0 % the shortest).  The online selection targets the
+ * same positions. */
+#ifndef RP_ORACLE_H
+#define RP_ORACLE_H
+
+#include <stdint.h>
+#include "paths.h"
+
+#define RP_ORACLE_BINS 16384u
+
+typedef struct rp_pctphase {
+    int      ok;              /* computed (else why[]) */
+    uint32_t k;
+    double   exact_ns[64];    /* [j]: percentile 100 (k-1-j)/(k-1) */
+    double   longest_ns, shortest_ns;
+    double   log2_paths;      /* log2 of the number of source-to-sink paths */
+    double   grid_ns;         /* g */
+    double   bound_ns;        /* rounding bound on exact_ns[] */
+} rp_pctphase;
+
+/* Per phase of g's graph (built by graph_build, not stuck): out[q] for
+ * q < g->nphases (caller frees *out).  0, -1 on ENOMEM (errno set), 1 if
+ * the graph has a part the oracle cannot evaluate (message printed in
+ * why[], out untouched). */
+int oracle_percentiles(const rp_graph *g, uint32_t k, rp_pctphase **out, char *why, size_t nwhy);
+
+/* Percentile fraction from the top for slot j of k (0 for j = 0, 1 for k-1). */
+double oracle_slot_fraction(uint32_t j, uint32_t k);
+
+#endif

@@ -1,5 +1,6 @@
 /* report.c - aggregation for rp-report: totals, hotspots, the view tree. */
 #include "report.h"
+#include "core/pathset.h"   /* RP_SELECT_* */
 #include "idtab.h"
 #include "frames.h"
 
@@ -13,6 +14,24 @@ double report_percentile(uint32_t j, uint32_t k)
     if (k <= 1)
         return 100.0;
     return 100.0 * (double)(k - 1 - j) / (double)(k - 1);
+}
+
+const char *report_level_label(const rp_profile *p, uint32_t j, char *buf, size_t n)
+{
+    uint32_t k = p->k;
+    if (j == 0)
+        return "longest, exact";
+    if (j + 1 == k)
+        return "shortest, exact";
+    if (p->select == RP_SELECT_TOPK) {
+        uint32_t top = (k + 1) / 2;
+        if (j < top)
+            snprintf(buf, n, "%u-th longest kept", j + 1);
+        else
+            snprintf(buf, n, "%u-th shortest kept", k - j);
+        return buf;
+    }
+    return "estimated percentile";
 }
 
 const rp_pframe *report_leaf_frame(const rp_profile *p, uint32_t sym)

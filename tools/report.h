@@ -60,6 +60,12 @@ uint32_t report_children(const rp_view *v, uint32_t node, uint32_t col, uint32_t
 
 /* Percentile of report slot j of k: 100*(k-1-j)/(k-1); 100 for k = 1. */
 double report_percentile(uint32_t j, uint32_t k);
+/* What level j of the path table is: the longest and shortest paths are
+ * exact; the middle ones estimate evenly spaced percentiles of all paths
+ * (repr selection; their error is measured by rp-report --check on a
+ * trace-mode run and in doc/accuracy.md) or, under RP_SELECT=topk, are the
+ * j-th longest / shortest kept paths - not percentiles.  buf: scratch. */
+const char *report_level_label(const rp_profile *p, uint32_t j, char *buf, size_t n);
 /* Innermost frame of a symbol (the one whose line the time is on). */
 const rp_pframe *report_leaf_frame(const rp_profile *p, uint32_t sym);
 

@@ -182,6 +182,10 @@ int report_json(FILE *f, const rp_profile *p, const rp_report_opts *o)
         int have = st->nphases > 0 && j < st->k;
         fputs(", \"cost_seconds\": ", f);
         jnum(f, secs(cost));
+        char lb[48];
+        fputs(", \"level\": ", f);
+        jstr(f, report_level_label(p, j, lb, sizeof lb));
+        fprintf(f, ", \"exact\": %s", j == 0 || j + 1 == p->k ? "true" : "false");
         fputs(", \"pct_of_wall\": ", f);
         jnum(f, p->wall_ns > 0 ? 100.0 * (double)cost / (double)p->wall_ns : 0.0);
         fputs(", \"phase_min_seconds\": ", f);

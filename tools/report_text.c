@@ -6,6 +6,7 @@
  *   the top-down calling-context tree with each path as % of the critical
  *   path and the difference metrics 100%-0% and between the two middle
  *   paths (paper Fig. 2). */
+#include "core/pathset.h"   /* RP_SELECT_* */
 #include "report.h"
 #include "warnings.h"
 #include "names.h"
@@ -118,17 +119,26 @@ static void distribution(FILE *f, const rp_profile *p)
                "phases)\n",
             (unsigned long long)st->nphases);
     double w = precision_weight_ns(p);
-    fprintf(f, "  %10s %12s %8s %13s %13s %13s %9s\n", "percentile", "cost [s]", "% wall",
-            "phase min [s]", "median [s]", "max [s]", "samples");
+    fprintf(f, "  %10s %12s %8s %13s %13s %13s %9s  %s\n", "percentile", "cost [s]", "% wall",
+            "phase min [s]", "median [s]", "max [s]", "samples", "what it is");
     for (uint32_t j = 0; j < p->k; j++) {
         int have = st->nphases > 0 && j < st->k;
         int64_t cost = j < st->k ? st->sum_ns[j] : 0;
-        fprintf(f, "  %9.1f%% %12.6f %7.1f%% %13.6f %13.6f %13.6f %9.0f\n",
+        char lb[48];
+        fprintf(f, "  %9.1f%% %12.6f %7.1f%% %13.6f %13.6f %13.6f %9.0f  %s\n",
                 report_percentile(j, p->k), secs(cost), pct(cost, p->wall_ns),
                 have ? secs(st->min_ns[j]) : 0.0, have ? secs(phasestats_median(st, j)) : 0.0,
                 have ? secs(st->max_ns[j]) : 0.0,
-                precision_samples(w, report_total(p, RP_MET_PATH0 + j)));
+                precision_samples(w, report_total(p, RP_MET_PATH0 + j)),
+                report_level_label(p, j, lb, sizeof lb));
     }
+    if (p->k > 2)
+        fprintf(f, "  a row's cost is the sum over phases of each phase's path at that level;"
+                   " %s\n", p->select == RP_SELECT_TOPK
+                       ? "RP_SELECT=topk keeps the longest and shortest paths, not percentiles"
+                       : "the middle levels estimate\n  percentiles of all paths of each "
+                         "phase (measured error: doc/accuracy.md; `rp-report --check` on a\n"
+                         "  trace-mode run measures it for your program)");
     if (p->k > 1 && st->k == p->k && st->sum_ns[0] > 0)
         fprintf(f, "  the 0%% path is %.1f%% shorter than the critical path: the ranks on it "
                    "compute that much less\n  (they wait for the others, or the work is "

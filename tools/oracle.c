@@ -382,9 +382,12 @@ static int finish(ostate *o, uint32_t r, orank *t, uint64_t e_end, rp_pctphase *
                 }
                 c->summed = 1;
             }
-            if (dist_add(&base, &c->sum) != 0)
+            /* blocking: the member's own path is in the sum; non-blocking
+             * (a JOIN at completion): its own chain since the call is a
+             * path of its own, beside the collective's */
+            if (dist_add(ed->part == RP_PART_BOTH ? &base : &msgs, &c->sum) != 0)
                 goto oom;
-            replaced = 1;
+            replaced |= ed->part == RP_PART_BOTH;
             if (ed->phase_end) {
                 phase_end = 1;
                 pe_coll = c;
@@ -401,11 +404,12 @@ static int finish(ostate *o, uint32_t r, orank *t, uint64_t e_end, rp_pctphase *
         } else if (c->kind == RP_COLL_SCAN) {
             for (uint32_t m = 0; m < c->nm; m++)
                 if (c->m[m].pos <= pos) {
-                    if (dist_add(&base, &o->s[c->m[m].src].d) != 0)
+                    if (dist_add(ed->part == RP_PART_BOTH ? &base : &msgs,
+                                 &o->s[c->m[m].src].d) != 0)
                         goto oom;
                     src_used(o, c->m[m].src);
                 }
-            replaced = 1;
+            replaced |= ed->part == RP_PART_BOTH;
         }
     }
     if (!replaced && dist_add(&base, &t->pre) != 0)

@@ -2,7 +2,8 @@
  * brute-force enumeration of every source-to-sink path of small random
  * task graphs: 1-4 ranks, point-to-point messages (any sender, any later
  * event: what wildcards produce), collectives over all ranks inside the
- * phase and the phase-ending one.  Costs are small integers of ns, so the
+ * phase (blocking, and non-blocking: called at one event, completed at a
+ * later one) and the phase-ending one.  Costs are small integers of ns, so the
  * oracle's grid is 1 ns and its answer must be exact: equal, not close.
  * The same program checks the ends against the longest/shortest path walk
  * (paths.c) it is built on. */
@@ -23,6 +24,8 @@ typedef struct vec {
 } vec;
 
 static int ncoll_at[MAXE];            /* event index of an inner collective: 1 */
+static int nbc_call, nbc_done;        /* a non-blocking all-collective: called at
+                                         nbc_call, completed at nbc_done (0: none) */
 static uint32_t R, E;
 static int64_t cost[MAXR][MAXE];
 /* message into (r, e) from (src_r, src_e); src_r = -1: none (one per event) */
@@ -67,6 +70,13 @@ static vec paths_to(uint32_t r, uint32_t e)
     for (size_t i = 0; i < p.n; i++)
         push(&out, p.v[i]);
     free(p.v);
+    if (nbc_done && e == (uint32_t)nbc_done)   /* + every member's path at its call */
+        for (uint32_t m = 0; m < R; m++) {
+            p = pre(m, (uint32_t)nbc_call);
+            for (size_t i = 0; i < p.n; i++)
+                push(&out, p.v[i]);
+            free(p.v);
+        }
     if (msrc_r[r][e] >= 0) {
         p = pre((uint32_t)msrc_r[r][e], (uint32_t)msrc_e[r][e]);
         for (size_t i = 0; i < p.n; i++)
@@ -99,6 +109,14 @@ static void one_case(int trial)
     for (uint32_t e = 1; e + 1 < E; e++)
         ncoll_at[e] = rnd(6) == 0;
     ncoll_at[E - 1] = 1;
+    nbc_call = nbc_done = 0;
+    if (E >= 6 && rnd(2)) {
+        uint32_t c1 = 1 + rnd(E - 3), c2 = c1 + 1 + rnd(E - 2 - c1);
+        if (c2 + 1 < E && !ncoll_at[c1] && !ncoll_at[c2]) {
+            nbc_call = (int)c1;
+            nbc_done = (int)c2;
+        }
+    }
     for (uint32_t r = 0; r < R; r++)
         for (uint32_t e = 0; e < E; e++) {
             cost[r][e] = e ? 1 + rnd(50) : 0;
@@ -122,7 +140,7 @@ static void one_case(int trial)
         d->nranks = R;
         d->n_events = E;
         d->tasks = calloc(E, sizeof *d->tasks);
-        d->edges = calloc(E, sizeof *d->edges);
+        d->edges = calloc(2 * E, sizeof *d->edges);
         for (uint32_t e = 1; e < E; e++)
             d->tasks[d->n_tasks++] = (rp_task){.phase = 0, .event = e, .cost_ns = cost[r][e]};
         for (uint32_t e = 1; e < E; e++) {
@@ -132,6 +150,17 @@ static void one_case(int trial)
                                 .coll_id = 1000 + e, .size = R, .phase_end = e == E - 1,
                                 .part = RP_PART_BOTH};
                 d->n_edges++;
+            } else if (nbc_call && (e == (uint32_t)nbc_call || e == (uint32_t)nbc_done)) {
+                *ed = (rp_edge){.kind = RP_EDGE_COLL, .event = e, .coll_kind = RP_COLL_ALL,
+                                .coll_id = 999, .size = R,
+                                .part = e == (uint32_t)nbc_call ? RP_PART_CONTRIB : RP_PART_JOIN};
+                d->n_edges++;
+                if (msrc_r[r][e] >= 0) {   /* a message joined at the same event */
+                    ed = &d->edges[d->n_edges++];
+                    *ed = (rp_edge){.kind = RP_EDGE_MSG, .event = e,
+                                    .peer = (uint32_t)msrc_r[r][e],
+                                    .peer_event = (uint64_t)msrc_e[r][e], .bytes = 8};
+                }
             } else if (msrc_r[r][e] >= 0) {
                 *ed = (rp_edge){.kind = RP_EDGE_MSG, .event = e, .peer = (uint32_t)msrc_r[r][e],
                                 .peer_event = (uint64_t)msrc_e[r][e], .bytes = 8};

@@ -187,6 +187,23 @@ const rp_pathsum *run_pathsum(const rp_run *run, uint64_t q, uint32_t j)
     return p->path == j ? p : NULL;
 }
 
+uint32_t run_level_path(const rp_run *run, uint64_t q, uint32_t j)
+{
+    uint32_t n = run_npaths(run, q), k = run->k;
+    if (n == 0 || j >= k)
+        return 0;
+    const rp_pathsum *ps = &run->first->pathsums[run->ps_first[q]];
+    int64_t cost[n];
+    float lw[n];
+    uint32_t map[k];
+    for (uint32_t i = 0; i < n; i++) {
+        cost[i] = ps[i].cost_ns;
+        lw[i] = ps[i].lw;
+    }
+    select_levels(cost, lw, n, k, (rp_select_mode)run->first->select, map);
+    return map[j];
+}
+
 void run_slot_costs(const rp_run *run, int64_t *sum_ns)
 {
     for (uint32_t j = 0; j < run->k; j++)
@@ -196,7 +213,7 @@ void run_slot_costs(const rp_run *run, int64_t *sum_ns)
         if (n == 0)
             continue;
         for (uint32_t j = 0; j < run->k; j++)
-            sum_ns[j] += run->first->pathsums[run->ps_first[q] + select_nearest(j, run->k, n)]
+            sum_ns[j] += run->first->pathsums[run->ps_first[q] + run_level_path(run, q, j)]
                              .cost_ns;
     }
 }

@@ -70,9 +70,13 @@ void run_free(rp_run *run);
 uint32_t run_npaths(const rp_run *run, uint64_t q);
 const rp_pathsum *run_pathsum(const rp_run *run, uint64_t q, uint32_t j);
 
+/* Which held path of phase q report level j shows: by weighted quantile
+ * under RP_SELECT=repr, else the nearest position (core/select.h). */
+uint32_t run_level_path(const rp_run *run, uint64_t q, uint32_t j);
+
 /* Per report slot j of k (percentile 100*(k-1-j)/(k-1)): the online cost
  * summed over phases, taking in each phase the held path nearest to the
- * slot's percentile (as the phase statistics do). */
+ * slot's percentile (run_level_path, as the runtime's phase statistics do). */
 void run_slot_costs(const rp_run *run, int64_t *sum_ns /* [k] */);
 
 /* Path mode: reassemble path j of phase q.  0, or -1 (ENOMEM / no such path). */

@@ -38,7 +38,7 @@ const char *profile_mode_name(uint32_t mode)
 
 const char *profile_select_name(uint32_t sel)
 {
-    return sel == 0 ? "repr" : sel == 1 ? "topk" : "unknown";
+    return sel == 0 ? "repr" : sel == 1 ? "topk" : sel == 2 ? "paper" : "unknown";
 }
 
 uint64_t profile_counter(const rp_profile *p, const char *name)

@@ -212,7 +212,7 @@ static int check_percentiles(FILE *f, const rp_graph *g, const rp_run *run)
             incons++;
         double range = ph[q].longest_ns - ph[q].shortest_ns;
         for (uint32_t j = 0; j < k; j++) {
-            const rp_pathsum *p = run_pathsum(run, q, select_nearest(j, k, np));
+            const rp_pathsum *p = run_pathsum(run, q, run_level_path(run, q, j));
             double on = p ? (double)p->cost_ns : NAN;
             err[j * nq + n] = range > 0 ? 100.0 * fabs(on - ph[q].exact_ns[j]) / range : 0.0;
         }

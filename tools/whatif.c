@@ -67,7 +67,7 @@ int64_t *whatif_phase_costs(const rp_run *run, uint32_t k, uint64_t *nphases)
         if (n == 0)
             continue;   /* a phase without paths (none kept): nothing to scale */
         for (uint32_t j = 0; j < k; j++) {
-            const rp_pathsum *ps = run_pathsum(run, q, select_nearest(j, k, n));
+            const rp_pathsum *ps = run_pathsum(run, q, run_level_path(run, q, j));
             c[m * k + j] = ps ? ps->cost_ns : 0;
         }
         m++;

@@ -90,8 +90,8 @@ void config_load(rp_config *cfg, int verbose)
     static const char *const multiple[] = { "local", "main" };
     cfg->multiple = (uint32_t)get_word("RP_MULTIPLE", multiple, 2, 0, verbose);
 
-    static const char *const sel[] = { "repr", "topk" };
-    cfg->select = (uint32_t)get_word("RP_SELECT", sel, 2, 0, verbose);
+    static const char *const sel[] = { "repr", "topk", "paper" };   /* rp_select_mode */
+    cfg->select = (uint32_t)get_word("RP_SELECT", sel, 3, 0, verbose);
     static const char *const clk[] = { "wall", "cpu" };
     cfg->clock = (uint32_t)get_word("RP_CLOCK", clk, 2, 0, verbose);
     static const char *const tsc[] = { "0", "1" };

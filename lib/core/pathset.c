@@ -1,5 +1,6 @@
 /* pathset.c - a rank's set of up to k paths: maintenance and the join
  * (paper Fig. 3 and 5).  The wire format is wire.c's. */
+#include <math.h>
 #include <stdlib.h>
 #include <stddef.h>
 #include <string.h>
@@ -56,6 +57,7 @@ static void path_clear(rp_path *p)
     p->n_evicted = 0;
     p->sampled_us = 0;
     p->dropped_us = 0;
+    p->lw = 0.0f;   /* one path: the phase's start */
 }
 
 void pathset_reset(rp_pathset *ps)
@@ -209,7 +211,7 @@ static void join_paths(rp_pathset *mine, const rp_path *in, uint32_t nb, int in_
             apply_picks(mine, cand, nc);
             return;
         }
-        if (sel == RP_SELECT_REPR && mine->repr_tab && nc <= 2 * k) {
+        if (sel == RP_SELECT_PAPER && mine->repr_tab && nc <= 2 * k) {
             const uint16_t *row = mine->repr_tab + (size_t)(nc - k - 1) * k;
             for (uint32_t j = 0; j < k; j++)
                 pick[j] = cand[row[j]];
@@ -230,10 +232,66 @@ static void join_paths(rp_pathset *mine, const rp_path *in, uint32_t nb, int in_
     apply_picks(mine, pick, m);
 }
 
+/* log2(sum of 2^v[i]), summed in ascending order so every rank gets the
+ * same float whatever order the duplicates came in. */
+static float log2_sum(float *v, uint32_t n)
+{
+    for (uint32_t i = 1; i < n; i++)      /* insertion sort: n is tiny */
+        for (uint32_t j = i; j > 0 && v[j] < v[j - 1]; j--) {
+            float t = v[j];
+            v[j] = v[j - 1];
+            v[j - 1] = t;
+        }
+    double mx = v[n - 1], s = 0;
+    for (uint32_t i = 0; i < n; i++)
+        s += exp2((double)v[i] - mx);
+    return (float)(mx + log2(s));
+}
+
+/* RP_SELECT=repr: mine <- the weighted selection of mine U in.  Equal paths
+ * on both sides are distinct paths of the graph with the same cost and
+ * summary (or, in a collective, the same path reached twice): one
+ * candidate with the weights added (select.c: select_weighted). */
+static void join_weighted(rp_pathset *mine, const rp_path *in, uint32_t nb)
+{
+    uint32_t k = mine->k_cap, na = mine->n, n = 0, nu = 0, m;
+    const rp_path *cand[na + nb];
+    for (uint32_t i = 0; i < na; i++)
+        cand[n++] = &mine->p[i];
+    for (uint32_t j = 0; j < nb; j++)
+        cand[n++] = &in[j];
+    select_sort((rp_path **)cand, n);
+    const rp_path *u[n];
+    int64_t cost[n];
+    float lw[n], dup[n];
+    for (uint32_t i = 0; i < n;) {
+        uint32_t j = i, nd = 0;
+        while (j < n && (j == i || select_path_cmp(cand[i], cand[j]) == 0))
+            dup[nd++] = cand[j++]->lw;
+        u[nu] = cand[i];
+        cost[nu] = cand[i]->cost_ns;
+        lw[nu++] = nd == 1 ? dup[0] : log2_sum(dup, nd);
+        i = j;
+    }
+    uint32_t pick[k];
+    float nlw[k];
+    const rp_path *pk[k];
+    select_weighted(cost, lw, nu, k, pick, nlw, &m);
+    for (uint32_t q = 0; q < m; q++)
+        pk[q] = u[pick[q]];
+    apply_picks(mine, pk, m);
+    for (uint32_t q = 0; q < m; q++)
+        mine->p[q].lw = nlw[q];
+}
+
 void pathset_join(rp_pathset *mine, const rp_pathset *in, rp_select_mode sel)
 {
     if (in == mine || in->n == 0)
         return;  /* joining with itself or nothing changes nothing */
+    if (sel == RP_SELECT_REPR) {
+        join_weighted(mine, in->p, in->n);
+        return;
+    }
     int sorted = select_sorted_unique(in->p, in->n);
     if (!sorted || !join_fast(mine, in->p, in->n, sel))
         join_paths(mine, in->p, in->n, sorted, sel);
@@ -248,7 +306,8 @@ static int join_fast(rp_pathset *mine, const rp_path *in, uint32_t nb, rp_select
 {
     uint32_t k = mine->k_cap, na = mine->n;
     rp_path *a = mine->p;
-    if (k > 64 || (sel == RP_SELECT_REPR && !mine->repr_tab) || !select_sorted_unique(a, na))
+    if (k > 64 || sel == RP_SELECT_REPR || (sel == RP_SELECT_PAPER && !mine->repr_tab) ||
+        !select_sorted_unique(a, na))
         return 0;
     /* merged order as codes: mine's index, or 0x80 | in's index */
     uint8_t code[128], pk[64];
@@ -278,7 +337,7 @@ static int join_fast(rp_pathset *mine, const rp_path *in, uint32_t nb, rp_select
     if (n > k) {
         m = k;
         pick = pk;
-        if (sel == RP_SELECT_REPR) {
+        if (sel == RP_SELECT_PAPER) {
             const uint16_t *row = mine->repr_tab + (size_t)(n - k - 1) * k;
             for (uint32_t q = 0; q < k; q++)
                 pk[q] = code[row[q]];
@@ -334,6 +393,10 @@ int pathset_join_wire(rp_pathset *mine, const void *buf, size_t len, rp_select_m
     uint32_t n_in;
     if (pathset_wire_parse(buf, len, mine->k_cap, mine->iv_cap, in, &n_in) != 0)
         return -1;
+    if (sel == RP_SELECT_REPR) {
+        join_weighted(mine, in, n_in);
+        return 0;
+    }
     int sorted = 1;
     for (uint32_t i = 1; i < n_in; i++)
         if (in[i].cost_ns == in[i - 1].cost_ns && select_path_cmp(&in[i - 1], &in[i]) >= 0)
@@ -343,8 +406,22 @@ int pathset_join_wire(rp_pathset *mine, const void *buf, size_t len, rp_select_m
     return 0;
 }
 
-void pathset_percentile_costs(const rp_pathset *ps, uint32_t k, int64_t *out)
+void pathset_levels(const rp_pathset *ps, uint32_t k, rp_select_mode sel, uint32_t *map)
 {
+    uint32_t n = ps->n;
+    int64_t cost[n ? n : 1];
+    float lw[n ? n : 1];
+    for (uint32_t i = 0; i < n; i++) {
+        cost[i] = ps->p[i].cost_ns;
+        lw[i] = ps->p[i].lw;
+    }
+    select_levels(cost, lw, n, k, sel, map);
+}
+
+void pathset_percentile_costs(const rp_pathset *ps, uint32_t k, rp_select_mode sel, int64_t *out)
+{
+    uint32_t map[k ? k : 1];
+    pathset_levels(ps, k, sel, map);
     for (uint32_t j = 0; j < k; j++)
-        out[j] = ps->n ? ps->p[select_nearest(j, k, ps->n)].cost_ns : 0;
+        out[j] = ps->n ? ps->p[map[j]].cost_ns : 0;
 }

@@ -6,6 +6,7 @@
  * No allocation: sorting is in place (k is small, bounded by the eager
  * limit), so this is usable anywhere.
  */
+#include <math.h>
 #include "core/select.h"
 
 uint32_t select_repr_index(uint32_t j, uint32_t k, uint32_t n)
@@ -80,7 +81,7 @@ static void sift_down(rp_path **v, uint32_t root, uint32_t n)
     }
 }
 
-static void sort_paths(rp_path **v, uint32_t n)
+void select_sort(rp_path **v, uint32_t n)
 {
     if (is_sorted(v, n))  /* often already in order: O(n) */
         return;
@@ -121,7 +122,7 @@ int select_sorted_unique(const rp_path *p, uint32_t n)
 void select_k(rp_path **cand, uint32_t n, uint32_t k, rp_select_mode sel,
               rp_path **out, uint32_t *n_out)
 {
-    sort_paths(cand, n);
+    select_sort(cand, n);
     n = dedup_sorted(cand, n);
     select_k_sorted(cand, n, k, sel, out, n_out);
 }
@@ -141,6 +142,20 @@ void select_k_sorted(rp_path **cand, uint32_t n, uint32_t k, rp_select_mode sel,
             out[i] = cand[i];
         for (uint32_t i = 0; i < bottom; i++)
             out[top + i] = cand[n - bottom + i];
+    } else if (sel == RP_SELECT_REPR) {
+        /* weighted: picks only (pathset.c's join also re-weighs them) */
+        int64_t cost[n];
+        float lw[n], nlw[k];
+        uint32_t pick[k], m;
+        for (uint32_t i = 0; i < n; i++) {
+            cost[i] = cand[i]->cost_ns;
+            lw[i] = cand[i]->lw;
+        }
+        select_weighted(cost, lw, n, k, pick, nlw, &m);
+        for (uint32_t j = 0; j < m; j++)
+            out[j] = cand[pick[j]];
+        *n_out = m;
+        return;
     } else if (k == 1) {
         out[0] = cand[0];
     } else {
@@ -191,4 +206,96 @@ uint32_t select_nearest(uint32_t j, uint32_t k, uint32_t n)
         }
     }
     return best;
+}
+
+/* ---- weighted selection (RP_SELECT=repr, issue 14) -------------------------
+ * Candidate i (sorted by cost, descending) stands for 2^lw[i] paths.  The
+ * picks are the candidates at the k evenly spaced weighted quantiles:
+ * level j takes the candidate whose share of the total weight W covers
+ * position W j/(k-1), the ends exactly the first and the last.  The weight
+ * of a dropped candidate moves to its two kept neighbours in proportion to
+ * where its cost lies between theirs, so total weight and mean cost are
+ * kept.  All in double from float inputs, results rounded to float, in an
+ * order fixed by the candidates' order: identical on every rank. */
+
+static double weights_rel(const float *lw, uint32_t n, double *w)
+{
+    float mx = lw[0];
+    for (uint32_t i = 1; i < n; i++)
+        mx = lw[i] > mx ? lw[i] : mx;
+    double tot = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        w[i] = exp2((double)lw[i] - (double)mx);
+        tot += w[i];
+    }
+    w[n] = tot;
+    return (double)mx;
+}
+
+static uint32_t level_index(const double *w, uint32_t n, double tot, uint32_t j, uint32_t k)
+{
+    if (j == 0 || n <= 1)
+        return 0;
+    if (j + 1 >= k)
+        return n - 1;
+    double t = tot * (double)j / (double)(k - 1), cum = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        cum += w[i];
+        if (cum > t)
+            return i;
+    }
+    return n - 1;
+}
+
+void select_weighted(const int64_t *cost, const float *lw, uint32_t n, uint32_t k,
+                     uint32_t *pick, float *new_lw, uint32_t *m_out)
+{
+    if (n <= k) {
+        for (uint32_t i = 0; i < n; i++) {
+            pick[i] = i;
+            new_lw[i] = lw[i];
+        }
+        *m_out = n;
+        return;
+    }
+    double w[n + 1], mass[k];
+    double mx = weights_rel(lw, n, w), tot = w[n];
+    uint32_t m = 0;
+    for (uint32_t j = 0; j < k; j++) {
+        uint32_t i = level_index(w, n, tot, j, k);
+        if (m == 0 || pick[m - 1] != i)
+            pick[m++] = i;
+    }
+    /* weights: own, plus shares of the dropped ones between two picks */
+    for (uint32_t q = 0; q < m; q++)
+        mass[q] = w[pick[q]];
+    for (uint32_t q = 0; q + 1 < m; q++) {
+        uint32_t a = pick[q], b = pick[q + 1];
+        double span = (double)(cost[a] - cost[b]);
+        for (uint32_t i = a + 1; i < b; i++) {
+            double fa = span > 0 ? (double)(cost[i] - cost[b]) / span : 0.5;
+            mass[q] += w[i] * fa;
+            mass[q + 1] += w[i] * (1.0 - fa);
+        }
+    }
+    for (uint32_t i = pick[m - 1] + 1; i < n; i++)   /* k == 1: one pick holds all */
+        mass[m - 1] += w[i];
+    for (uint32_t q = 0; q < m; q++)
+        new_lw[q] = (float)(mx + log2(mass[q]));
+    *m_out = m;
+}
+
+void select_levels(const int64_t *cost, const float *lw, uint32_t n, uint32_t k,
+                   rp_select_mode sel, uint32_t *map)
+{
+    (void)cost;
+    if (sel != RP_SELECT_REPR || n == 0) {
+        for (uint32_t j = 0; j < k; j++)
+            map[j] = select_nearest(j, k, n);
+        return;
+    }
+    double w[n + 1];
+    weights_rel(lw, n, w);
+    for (uint32_t j = 0; j < k; j++)
+        map[j] = level_index(w, n, w[n], j, k);
 }

@@ -27,6 +27,9 @@ int select_path_cmp(const rp_path *a, const rp_path *b);
 void select_k(rp_path **cand, uint32_t n, uint32_t k, rp_select_mode sel,
               rp_path **out, uint32_t *n_out);
 
+/* Sort v[0..n) in select_path_cmp order (in place, no allocation). */
+void select_sort(rp_path **v, uint32_t n);
+
 /* select_k for candidates already sorted by select_path_cmp with no exact
  * duplicates (the join's merged input): no sort, no dedup pass. */
 void select_k_sorted(rp_path **cand, uint32_t n, uint32_t k, rp_select_mode sel,
@@ -41,5 +44,19 @@ double select_percentile(uint32_t j, uint32_t k);
 /* Which of n held paths (sorted descending) stands for report slot j of k:
  * the held path whose own percentile is nearest; ties to the lower index. */
 uint32_t select_nearest(uint32_t j, uint32_t k, uint32_t n);
+
+/* RP_SELECT=repr: from n candidates sorted by cost descending, candidate i
+ * standing for 2^lw[i] paths, pick at most k (indices ascending, into
+ * pick[0..*m_out)) at evenly spaced weighted quantiles, the first and the
+ * last always; new_lw[q]: the weight pick q stands for afterwards (dropped
+ * candidates' weight shared between their kept neighbours by cost).
+ * n <= k keeps all. */
+void select_weighted(const int64_t *cost, const float *lw, uint32_t n, uint32_t k,
+                     uint32_t *pick, float *new_lw, uint32_t *m_out);
+
+/* Which of n held paths (sorted descending) report level j of k shows
+ * (map[j]): repr by weighted quantile (lw), the others select_nearest. */
+void select_levels(const int64_t *cost, const float *lw, uint32_t n, uint32_t k,
+                   rp_select_mode sel, uint32_t *map);
 
 #endif

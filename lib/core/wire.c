@@ -1,12 +1,12 @@
 /* wire.c - the one codec of the path-set wire format (doc/formats.md).
  *
- * Wire format of an encoded path-set (version RP_PATHSET_WIRE_VERSION = 2).
+ * Wire format of an encoded path-set (version RP_PATHSET_WIRE_VERSION = 3).
  * All integers little-endian (host order: every rank of a job shares one
  * architecture); fields are packed with no padding and read with memcpy,
  * so the buffer needs no alignment.
  *
  *   header, 8 bytes:
- *     off 0  u8   version          = 2
+ *     off 0  u8   version          = 3
  *     off 1  u8   reserved         = 0 (rejected otherwise)
  *     off 2  u16  n_paths          1 .. k
  *     off 4  u32  total_length     bytes of the whole encoding, header included
@@ -17,18 +17,21 @@
  *     off 12 u32  n_evicted        prof mode: intervals opened, not kept
  *     off 16 u32  sampled_us       prof mode: sample weight taken on the path
  *     off 20 u32  dropped_us       prof mode: ... of it refused by a full buffer
- *     off 24      n_iv intervals of 8 bytes each:
+ *     off 24 f32  lw               log2 of the paths it stands for (finite)
+ *     off 28      n_iv intervals of 8 bytes each:
  *                   u32 rank, u16 low, u16 high   (low <= high)
  *
- * Size: 8 + sum over paths of (24 + 8 * n_iv); at most
- * pathset_max_wire_bytes(k, iv_cap) = 8 + k * (24 + 8 * iv_cap).
- * (Version 1 had no sampled_us/dropped_us: 16-byte path headers.)
+ * Size: 8 + sum over paths of (28 + 8 * n_iv); at most
+ * pathset_max_wire_bytes(k, iv_cap) = 8 + k * (28 + 8 * iv_cap).
+ * (Version 1 had no sampled_us/dropped_us: 16-byte path headers; version
+ * 2 no lw: 24 bytes.)
  * A decoder rejects (returns -1, set left empty) a buffer whose length
  * disagrees with total_length, a wrong version, nonzero reserved byte,
  * n_paths of 0 or above its k, n_iv above its iv_cap, unknown flags, a
- * negative cost, low > high, costs not sorted descending, or any read past
+ * negative cost, a weight that is not finite, low > high, costs not sorted descending, or any read past
  * the end / unread trailing bytes.
  */
+#include <math.h>
 #include <stddef.h>
 #include <string.h>
 #include "core/wire.h"
@@ -77,6 +80,7 @@ size_t pathset_encode(const rp_pathset *ps, void *buf, size_t cap)
         w = put(w, &p->n_evicted, 4);
         w = put(w, &p->sampled_us, 4);
         w = put(w, &p->dropped_us, 4);
+        w = put(w, &p->lw, 4);
         /* rp_interval is laid out exactly as on the wire: one copy. */
         if (p->n_iv)
             w = put(w, p->iv, (size_t)p->n_iv * sizeof *p->iv);
@@ -120,9 +124,11 @@ int pathset_wire_parse(const void *buf, size_t len, uint32_t k_cap, uint32_t iv_
         memcpy(&p->n_evicted, r.p + 12, 4);
         memcpy(&p->sampled_us, r.p + 16, 4);
         memcpy(&p->dropped_us, r.p + 20, 4);
+        memcpy(&p->lw, r.p + 24, 4);
         r.p += RP_PATH_HDR_BYTES;
         size_t bytes = (size_t)p->n_iv * sizeof(rp_interval);
-        if (p->cost_ns < 0 || p->n_iv > iv_cap || (p->flags & ~RP_PATH_FLAGS_KNOWN) ||
+        if (p->cost_ns < 0 || !isfinite(p->lw) || p->n_iv > iv_cap ||
+            (p->flags & ~RP_PATH_FLAGS_KNOWN) ||
             (size_t)(r.end - r.p) < bytes)
             return -1;
         if (i > 0 && p->cost_ns > p[-1].cost_ns)
@@ -158,6 +164,7 @@ int pathset_decode(rp_pathset *ps, const void *buf, size_t len)
         p->n_evicted = hdr[i].n_evicted;
         p->sampled_us = hdr[i].sampled_us;
         p->dropped_us = hdr[i].dropped_us;
+        p->lw = hdr[i].lw;
         if (p->n_iv)   /* memcpy: the buffer need not be aligned */
             memcpy(p->iv, (const void *)hdr[i].iv, (size_t)p->n_iv * sizeof *p->iv);
     }

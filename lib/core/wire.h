@@ -10,9 +10,9 @@
 #include "core/pathset.h"
 
 /* Wire format version of an encoded path-set (doc/formats.md). */
-#define RP_PATHSET_WIRE_VERSION 2
+#define RP_PATHSET_WIRE_VERSION 3
 #define RP_PATHSET_HDR_BYTES    8u
-#define RP_PATH_HDR_BYTES       24u
+#define RP_PATH_HDR_BYTES       28u
 
 /* Largest encoded size for a set of k paths with iv_cap intervals each. */
 size_t pathset_max_wire_bytes(uint32_t k, uint32_t iv_cap);

@@ -72,7 +72,7 @@ void coll_allreduce_paths_from(rp_comm *c, int from_d)
     } else {
         for (int d = from_d; d < n; d <<= 1)
             coll_exchange(c, (me + d) % n, (me - d + n) % n);
-        if (g_st->cfg.select == RP_SELECT_REPR)
+        if (g_st->cfg.select != RP_SELECT_TOPK)   /* not associative */
             coll_bcast_set(c, 0, 1);
     }
     rp_counters[RP_CNT_COLL_JOINS]++;

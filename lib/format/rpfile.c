@@ -16,6 +16,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 #define TAG_HEAD RP_TAG('H', 'E', 'A', 'D')
@@ -35,7 +36,7 @@
 #define MAX_MPI_NAME   255u
 #define NODE_BYTES     16u   /* parent, module, offset */
 #define TASK_BYTES     56u   /* rp_task as encoded (doc/formats.md, TASK) */
-#define PSUM_BYTES     32u   /* a path summary's header (PSUM) */
+#define PSUM_BYTES     36u   /* a path summary's header (PSUM) */
 #define IV_BYTES       12u   /* rank, low, high */
 #define EDGE_BYTES     56u   /* an edge (EDGE) */
 #define MAX_PATHSUMS   (1u << 30)
@@ -152,7 +153,7 @@ int rpfile_validate(const rp_rankdata *d, char *err, size_t errlen)
         rp_seterr(err, errlen, "absurd k=%u (1..%u)", d->k, RP_FILE_MAX_K);
         return -1;
     }
-    if (d->mode > RP_MODE_TRACE || d->select > 1u || d->clock > RP_CLOCK_CPU) {
+    if (d->mode > RP_MODE_TRACE || d->select > 2u || d->clock > RP_CLOCK_CPU) {
         rp_seterr(err, errlen, "unknown mode/select/clock (%u/%u/%u)", d->mode, d->select,
                d->clock);
         return -1;
@@ -319,6 +320,9 @@ static void enc_pathsums(rpenc *e, const rp_rankdata *d)
         rpenc_u32(e, p->flags);
         rpenc_i64(e, p->cost_ns);
         rpenc_u32(e, p->n_evicted);
+        uint32_t lw;
+        memcpy(&lw, &p->lw, 4);
+        rpenc_u32(e, lw);
         rpenc_u32(e, p->n_iv);
         for (uint32_t v = 0; v < p->n_iv; v++) {
             rpenc_u32(e, p->iv[v].rank);
@@ -550,7 +554,13 @@ static int dec_pathsums(const rp_section *s, rp_rankdata *d, char *err, size_t e
         p->flags = rpdec_u32(&r);
         p->cost_ns = rpdec_i64(&r);
         p->n_evicted = rpdec_u32(&r);
+        uint32_t lw = rpdec_u32(&r);
+        memcpy(&p->lw, &lw, 4);
         uint32_t niv = rpdec_u32(&r);
+        if (!isfinite(p->lw)) {
+            rp_seterr(err, errlen, "corrupt PSUM section (summary %u: weight not finite)", i);
+            return -1;
+        }
         /* the remaining summaries need PSUM_BYTES each as well */
         uint64_t need = (uint64_t)niv * IV_BYTES + (uint64_t)(n - 1 - i) * PSUM_BYTES;
         if (r.failed || need > rpdec_left(&r)) {

@@ -11,7 +11,7 @@
 #include "core/cct.h"
 
 #define RP_FILE_MAGIC   "RPPROF\r\n"   /* 8 bytes; \r\n catches text-mode mangling */
-#define RP_FILE_VERSION 1u
+#define RP_FILE_VERSION 2u   /* 2: PSUM entries carry the path weight (lw) */
 
 
 typedef struct rp_counter {
@@ -57,6 +57,8 @@ typedef struct rp_pathsum {
     int64_t    cost_ns;
     uint32_t   n_evicted;
     uint32_t   n_iv;      /* 0 in trace mode (costs only) */
+    float      lw;        /* log2 of the paths it stands for (RP_SELECT=repr's
+                             weighted levels; 0 otherwise) */
     rp_fileiv *iv;
 } rp_pathsum;
 

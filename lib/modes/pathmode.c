@@ -265,6 +265,7 @@ static void pathmode_phase_end(uint64_t phase, const uint8_t *near)
         s->flags = ps->p[j].flags;
         s->cost_ns = ps->p[j].cost_ns;
         s->n_evicted = ps->p[j].n_evicted;
+        s->lw = ps->p[j].lw;
         /* Every rank holds the same intervals; two copies (first and last
          * rank) are enough for the tools and survive one lost rank file. */
         int keep_iv = g_st->rank == 0 || g_st->rank + 1 == g_st->nranks;

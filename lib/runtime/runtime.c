@@ -66,6 +66,15 @@ void rp_phase_end(void)
     int64_t costs[RP_MAX_K];
     uint32_t k = rp_rt.cfg.k, n = rp_rt.ps.n <= k ? rp_rt.ps.n : k;
     const uint8_t *near = nearest_for(n);
+    uint8_t wnear[RP_MAX_K];
+    if (rp_rt.cfg.select == RP_SELECT_REPR && n) {
+        /* weighted: the level map depends on the paths' weights */
+        uint32_t map[RP_MAX_K];
+        pathset_levels(&rp_rt.ps, k, RP_SELECT_REPR, map);
+        for (uint32_t j = 0; j < k; j++)
+            wnear[j] = (uint8_t)map[j];
+        near = wnear;
+    }
     rp_mode->phase_end(rp_rt.nphases, near);
     for (uint32_t j = 0; j < k; j++)
         costs[j] = n ? rp_rt.ps.p[near[j]].cost_ns : 0;

@@ -59,7 +59,7 @@ k = exp["k"]
 rc, out, err = run(MERGE, d)
 check(rc == 0, "rp-merge exits 0 when some ranks merged (rc=%d): %s" % (rc, err))
 for r, why in ((2, "missing"), (4, "checksum mismatch"), (5, "truncated file"),
-               (6, "unsupported format version 2 (expected 1)")):
+               (6, "unsupported format version 9 (expected 2)")):
     check(re.search(r"rp-merge: .*/rank-%05d\.rpp: %s" % (r, re.escape(why)), err),
           "rank %d named on stderr as '%s'" % (r, why))
 check(err.count("libgone.so: No such file") == 1, "one warning for the missing module")

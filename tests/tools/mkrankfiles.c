@@ -386,7 +386,7 @@ int main(int argc, char **argv)
             if (!f)
                 return 1;
             fseek(f, 8, SEEK_SET);
-            fputc(2, f);      /* version 2 */
+            fputc(9, f);      /* version 9: not ours */
             fclose(f);
         }
         good += !bad;

@@ -275,7 +275,7 @@ static void m_missing(uint8_t *b, size_t n)
 {
     put32(b + find_section(b, n, TAG("MPIN"), NULL) - RP_SEC_HDR_BYTES, TAG("XTRA"));
 }
-static void m_version(uint8_t *b, size_t n) { put32(b + 8, 2); }
+static void m_version(uint8_t *b, size_t n) { put32(b + 8, 1); }
 
 /* ---- the tests --------------------------------------------------------------- */
 
@@ -383,7 +383,7 @@ static void test_damage(void)
     b[6] = '\n';           /* text-mode mangling of "\r\n" */
     CHECK_EQ(read_buf(b, n, err, sizeof err), -1);
     CHECK(strstr(err, "magic") != NULL);
-    expect_reject(orig, n, m_version, "version 2 (expected 1)", "version");
+    expect_reject(orig, n, m_version, "version 1 (expected 2)", "version");
 
     /* trailing bytes after END */
     uint8_t *longer = malloc(n + 3);
@@ -466,8 +466,8 @@ static void add_paths(rp_rankdata *d)
     pivs[0][0] = (rp_fileiv){3, 0, 1};
     pivs[0][1] = (rp_fileiv){5, 2, 7};
     pivs[1][0] = (rp_fileiv){7, 4, 4};
-    psums[0] = (rp_pathsum){0, 0, 0, 5000, 0, 2, pivs[0]};
-    psums[1] = (rp_pathsum){0, 2, 1, 100, 3, 1, pivs[1]};
+    psums[0] = (rp_pathsum){0, 0, 0, 5000, 0, 2, 3.5f, pivs[0]};
+    psums[1] = (rp_pathsum){0, 2, 1, 100, 3, 1, -0.25f, pivs[1]};
     d->pathsums = psums;
     d->n_pathsums = 2;
     pedges[0] = (rp_edge){RP_EDGE_MSG, 8, 1, 5, 0, 4, 0, 0, 0, 0, 0};
@@ -488,6 +488,7 @@ static int same_paths(const rp_rankdata *a, const rp_rankdata *b)
         const rp_pathsum *x = &a->pathsums[i], *y = &b->pathsums[i];
         if (x->phase != y->phase || x->path != y->path || x->flags != y->flags ||
             x->cost_ns != y->cost_ns || x->n_evicted != y->n_evicted || x->n_iv != y->n_iv ||
+            x->lw != y->lw ||
             memcmp(x->iv, y->iv, x->n_iv * sizeof *x->iv))
             return 0;
     }
@@ -509,11 +510,12 @@ static void m_task_src(uint8_t *b, size_t n) { put32(b + task_at(b, n) + 36, 8);
 static void m_task_cost(uint8_t *b, size_t n) { put64(b + task_at(b, n) + 24, UINT64_MAX); }
 /* PSUM: u32 n, u32 0, then {u64 phase, u32 path, u32 flags, i64 cost, u32 evicted, u32 n_iv, ivs} */
 static void m_psum_count(uint8_t *b, size_t n) { put32(b + psum_at(b, n) - 8, 0x3FFFFFFF); }
-static void m_psum_niv(uint8_t *b, size_t n) { put32(b + psum_at(b, n) + 28, 0x7FFFFFFF); }
-static void m_psum_lowhigh(uint8_t *b, size_t n) { put32(b + psum_at(b, n) + 32 + 4, 5); }
-static void m_psum_rank(uint8_t *b, size_t n) { put32(b + psum_at(b, n) + 32, 8); }
+static void m_psum_niv(uint8_t *b, size_t n) { put32(b + psum_at(b, n) + 32, 0x7FFFFFFF); }
+static void m_psum_lw(uint8_t *b, size_t n) { put32(b + psum_at(b, n) + 28, 0x7FC00000); }
+static void m_psum_lowhigh(uint8_t *b, size_t n) { put32(b + psum_at(b, n) + 36 + 4, 5); }
+static void m_psum_rank(uint8_t *b, size_t n) { put32(b + psum_at(b, n) + 36, 8); }
 static void m_psum_path(uint8_t *b, size_t n) { put32(b + psum_at(b, n) + 8, 3); }
-static void m_psum_order(uint8_t *b, size_t n) { put32(b + psum_at(b, n) + 32 + 24 + 8, 0); }
+static void m_psum_order(uint8_t *b, size_t n) { put32(b + psum_at(b, n) + 36 + 24 + 8, 0); }
 /* EDGE: u64 n, 56-byte edges: kind 0, bytes 4, event 8, peer 16, coll_kind 20,
  * peer_event 24, coll_id 32, root 40, size 44, phase_end 48 */
 static void m_edge_count(uint8_t *b, size_t n) { put64(b + edge_at(b, n) - 8, 3); }
@@ -587,6 +589,7 @@ static void test_paths(void)
         {m_task_cost, "negative cost", "task cost"},
         {m_psum_count, "corrupt PSUM section", "pathsum count"},
         {m_psum_niv, "corrupt PSUM section", "interval count"},
+        {m_psum_lw, "weight not finite", "path weight"},
         {m_psum_lowhigh, "interval low > high", "interval bounds"},
         {m_psum_rank, "interval rank out of range", "interval rank"},
         {m_psum_path, "path number not below k", "path number"},

@@ -1,6 +1,7 @@
 /* unit_pathset.c - path-set maintenance, wire format, join, and a
  * randomized multi-rank property test. */
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 #include "core/pathset.h"
@@ -106,10 +107,10 @@ static void test_basic(void)
           ps.p[0].flags == 0 && ps.p[0].n_evicted == 0);
     /* percentile costs: held 35, 30, 15 for k = 5 slots (100,75,50,25,0) */
     int64_t out[5];
-    pathset_percentile_costs(&cp, 5, out);
+    pathset_percentile_costs(&cp, 5, RP_SELECT_PAPER, out);
     CHECK(out[0] == 35 && out[1] == 35 && out[2] == 30 && out[3] == 30 &&
           out[4] == 15);
-    pathset_percentile_costs(&ps, 5, out);
+    pathset_percentile_costs(&ps, 5, RP_SELECT_PAPER, out);
     for (int j = 0; j < 5; j++)
         CHECK_EQ(out[j], 0);
     pathset_free(&cp);
@@ -135,7 +136,7 @@ static void test_join_hand(void)
     pathset_copy(&orig, &mine);
 
     /* repr over 100, 80, 50, 10, 5 (n = 5, k = 3) -> indices 0, 2, 4 */
-    pathset_join(&mine, &in, RP_SELECT_REPR);
+    pathset_join(&mine, &in, RP_SELECT_PAPER);
     CHECK(set_ok(&mine));
     CHECK_EQ(mine.n, 3);
     CHECK(select_path_cmp(&mine.p[0], &orig.p[0]) == 0);
@@ -158,11 +159,11 @@ static void test_join_hand(void)
     pathset_add_cost(&mine, 7);
     in.n = 1;
     put_path(&in, 0, 9, 1, &ic);
-    pathset_join(&mine, &in, RP_SELECT_REPR);
+    pathset_join(&mine, &in, RP_SELECT_PAPER);
     CHECK(mine.n == 2 && mine.p[0].cost_ns == 9 && mine.p[1].cost_ns == 7);
-    pathset_join(&mine, &mine, RP_SELECT_REPR);
+    pathset_join(&mine, &mine, RP_SELECT_PAPER);
     CHECK(mine.n == 2 && set_ok(&mine));
-    pathset_join(&mine, &in, RP_SELECT_REPR);   /* in again: duplicate */
+    pathset_join(&mine, &in, RP_SELECT_PAPER);   /* in again: duplicate */
     CHECK(mine.n == 2 && set_ok(&mine));
     pathset_free(&mine);
     pathset_free(&in);
@@ -205,7 +206,7 @@ static void expect_reject(rp_pathset *ps, const uint8_t *enc, size_t len,
     pathset_reset(&mine);
     pathset_add_cost(&mine, 77);
     pathset_copy(&ref, &mine);
-    rc = pathset_join_wire(&mine, buf, len, RP_SELECT_REPR);
+    rc = pathset_join_wire(&mine, buf, len, RP_SELECT_PAPER);
     if (rc != -1)
         fprintf(stderr, "  (mutation at line %d accepted by pathset_join_wire)\n", line);
     CHECK(rc == -1 && sets_equal(&mine, &ref));
@@ -245,8 +246,8 @@ static void test_join_unsorted(void)
     pathset_copy(&b2, &b);
     size_t elen = pathset_encode(&a, enc, sizeof enc);
     CHECK(elen > 0);
-    CHECK_EQ(pathset_join_wire(&b2, enc, elen, RP_SELECT_REPR), 0);
-    pathset_join(&a, &b, RP_SELECT_REPR);
+    CHECK_EQ(pathset_join_wire(&b2, enc, elen, RP_SELECT_PAPER), 0);
+    pathset_join(&a, &b, RP_SELECT_PAPER);
     CHECK(sets_equal(&a, &b2));
     CHECK(set_ok(&b2));
     pathset_free(&b2);
@@ -269,9 +270,9 @@ static void test_wire(void)
     make_sample(&ps);
     _Alignas(8) uint8_t enc[512];
     size_t len = pathset_encode(&ps, enc, sizeof enc);
-    CHECK_EQ(len, 8 + 3 * 24 + 8 * 4);
+    CHECK_EQ(len, 8 + 3 * 28 + 8 * 4);
     CHECK(len <= pathset_max_wire_bytes(4, 3));
-    CHECK_EQ(pathset_max_wire_bytes(4, 3), 8 + 4 * (24 + 24));
+    CHECK_EQ(pathset_max_wire_bytes(4, 3), 8 + 4 * (28 + 24));
     CHECK_EQ(pathset_encode(&ps, enc, len - 1), 0);   /* too small */
     CHECK_EQ(pathset_encode(&ps, enc, len), len);     /* exact fit */
     /* header fields at their documented offsets */
@@ -299,7 +300,7 @@ static void test_wire(void)
     rp_pathset wj;
     pathset_init(&wj, 4, 3);
     pathset_reset(&wj);
-    CHECK_EQ(pathset_join_wire(&wj, odd + 1, len, RP_SELECT_REPR), -1);
+    CHECK_EQ(pathset_join_wire(&wj, odd + 1, len, RP_SELECT_PAPER), -1);
     CHECK_EQ(wj.n, 1);
     pathset_free(&wj);
 
@@ -307,7 +308,7 @@ static void test_wire(void)
     for (size_t cut = 0; cut < len; cut++) {
         dec.n = 5;
         CHECK_EQ(pathset_decode(&dec, enc, cut), -1);
-        CHECK_EQ(pathset_join_wire(&small_iv, enc, cut, RP_SELECT_REPR), -1);
+        CHECK_EQ(pathset_join_wire(&small_iv, enc, cut, RP_SELECT_PAPER), -1);
         CHECK_EQ(dec.n, 0);
     }
     /* truncation with total_length patched to match still fails */
@@ -328,10 +329,11 @@ static void test_wire(void)
     }
     CHECK_EQ(pathset_decode(&dec, NULL, 0), -1);
 
-    /* path offsets: p0 at 8 (3 iv), p1 at 56 (0 iv), p2 at 80 (1 iv) */
-    const size_t p0 = 8, p1 = 8 + 24 + 24, p2 = p1 + 24, iv0 = p0 + 24;
+    /* path offsets: p0 at 8 (3 iv), p1 at 60 (0 iv), p2 at 88 (1 iv) */
+    const size_t p0 = 8, p1 = 8 + 28 + 24, p2 = p1 + 28, iv0 = p0 + 28;
     REJECT(0, uint8_t, 1);                       /* version (1: before sampled_us) */
-    REJECT(0, uint8_t, 3);
+    REJECT(0, uint8_t, 2);                       /* (2: before lw) */
+    REJECT(0, uint8_t, 4);
     REJECT(0, uint8_t, 0);
     REJECT(1, uint8_t, 1);                       /* reserved */
     REJECT(2, uint16_t, 0);                      /* n_paths == 0 */
@@ -349,6 +351,8 @@ static void test_wire(void)
     REJECT(p0 + 8, uint16_t, 2);                 /* n_iv off: misparse */
     REJECT(p1 + 8, uint16_t, 1);
     REJECT(p0 + 10, uint16_t, 0x8000);           /* unknown flag */
+    REJECT(p1 + 24, uint32_t, 0x7FC00000);       /* weight: NaN */
+    REJECT(p2 + 24, uint32_t, 0x7F800000);       /* weight: infinity */
     REJECT(iv0 + 4, uint16_t, 10);               /* low > high (high 9) */
     /* high lowered to low (0 <= 0) is still valid: accepted */
     {
@@ -405,10 +409,32 @@ static void check_join(const rp_pathset *before, const rp_pathset *in,
         cand[i] = &before->p[i];
     for (uint32_t i = 0; i < in->n; i++)
         cand[before->n + i] = &in->p[i];
-    select_k(cand, nc, before->k_cap, sel, out, &m);
-    CHECK_EQ(after->n, m);
-    for (uint32_t j = 0; j < m && j < after->n; j++)
-        CHECK_EQ(select_path_cmp(&after->p[j], out[j]), 0);
+    if (sel == RP_SELECT_REPR) {
+        /* weighted: the total weight is kept (2^lw summed), and the join
+         * is symmetric to the last bit (in U mine == mine U in) */
+        double w_in = 0, w_out = 0;
+        for (uint32_t i = 0; i < nc; i++)
+            w_in += exp2(cand[i]->lw);
+        for (uint32_t j = 0; j < after->n; j++)
+            w_out += exp2(after->p[j].lw);
+        CHECK(fabs(log2(w_out) - log2(w_in)) < 1e-4);
+        CHECK(after->n <= after->k_cap);
+        rp_pathset sym;
+        pathset_init(&sym, in->k_cap, in->iv_cap);
+        pathset_copy(&sym, in);
+        pathset_join(&sym, before, sel);
+        CHECK_EQ(sym.n, after->n);
+        for (uint32_t j = 0; j < sym.n && j < after->n; j++) {
+            CHECK_EQ(select_path_cmp(&sym.p[j], &after->p[j]), 0);
+            CHECK(memcmp(&sym.p[j].lw, &after->p[j].lw, sizeof sym.p[j].lw) == 0);
+        }
+        pathset_free(&sym);
+    } else {
+        select_k(cand, nc, before->k_cap, sel, out, &m);
+        CHECK_EQ(after->n, m);
+        for (uint32_t j = 0; j < m && j < after->n; j++)
+            CHECK_EQ(select_path_cmp(&after->p[j], out[j]), 0);
+    }
     /* extremes survive: max of maxes, min of mins */
     int64_t mx = before->p[0].cost_ns > in->p[0].cost_ns ? before->p[0].cost_ns
                                                          : in->p[0].cost_ns;
@@ -484,14 +510,14 @@ static void test_property(void)
 {
     static const uint32_t ks[] = { 1, 2, 3, 5, 8 };
     for (unsigned i = 0; i < sizeof ks / sizeof ks[0]; i++) {
-        for (int sel = 0; sel < 2; sel++) {
+        for (int sel = 0; sel < 3; sel++) {   /* repr, topk, paper */
             property_run(ks[i], 3, (rp_select_mode)sel, RP_SUMMARY_PROF, 4000);
             property_run(ks[i], 6, (rp_select_mode)sel, RP_SUMMARY_PATH, 4000);
         }
     }
-    property_run(4, 0, RP_SELECT_REPR, RP_SUMMARY_PROF, 2000);
+    property_run(4, 0, RP_SELECT_PAPER, RP_SUMMARY_PROF, 2000);
     /* past the REPR pick table's k (64): selection by division */
-    property_run(70, 2, RP_SELECT_REPR, RP_SUMMARY_PROF, 1500);
+    property_run(70, 2, RP_SELECT_PAPER, RP_SUMMARY_PROF, 1500);
     property_run(70, 2, RP_SELECT_TOPK, RP_SUMMARY_PATH, 1500);
 }
 

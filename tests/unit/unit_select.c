@@ -1,5 +1,6 @@
 /* unit_select.c - representative-path selection (paper Fig. 5). */
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 #include "core/select.h"
@@ -98,7 +99,7 @@ static void test_select_k_sizes(void)
             }
             shuffle(cand, n);
             uint32_t m = 99;
-            for (int sel = 0; sel < 2; sel++) {
+            for (int sel = 1; sel < 3; sel++) {   /* topk, paper (repr: below) */
                 shuffle(cand, n);
                 select_k(cand, n, k, (rp_select_mode)sel, out, &m);
                 CHECK_EQ(m, n < k ? n : k);
@@ -111,7 +112,7 @@ static void test_select_k_sizes(void)
                     uint32_t want;
                     if (n <= k)
                         want = j;
-                    else if (sel == RP_SELECT_REPR)
+                    else if (sel == RP_SELECT_PAPER)
                         want = select_repr_index(j, k, n);
                     else
                         want = j < (k + 1) / 2 ? j : n - k + j;
@@ -144,7 +145,7 @@ static void test_topk_hand(void)
     CHECK_EQ(m, 4);
     for (int j = 0; j < 4; j++)
         CHECK_EQ(out[j]->cost_ns, want4[j]);
-    select_k(cand, 10, 5, RP_SELECT_REPR, out, &m);
+    select_k(cand, 10, 5, RP_SELECT_PAPER, out, &m);
     static const int64_t wantr[] = { 100, 98, 95, 93, 91 };
     for (int j = 0; j < 5; j++)
         CHECK_EQ(out[j]->cost_ns, wantr[j]);
@@ -174,7 +175,7 @@ static void test_duplicates(void)
     CHECK(select_path_cmp(&pl->p[0], &pl->p[3]) < 0);  /* fewer evictions first */
     CHECK(select_path_cmp(&pl->p[3], &pl->p[0]) > 0);
     CHECK(select_path_cmp(&pl->p[5], &pl->p[0]) > 0);  /* cheaper sorts later */
-    select_k(cand, 7, 10, RP_SELECT_REPR, out, &m);
+    select_k(cand, 7, 10, RP_SELECT_PAPER, out, &m);
     CHECK_EQ(m, 5);
     for (uint32_t i = 0; i < m; i++)
         for (uint32_t j = i + 1; j < m; j++)
@@ -185,7 +186,7 @@ static void test_duplicates(void)
         set_path(&pl->p[i], 7, 3, 1, 2);
         cand[i] = &pl->p[i];
     }
-    select_k(cand, 7, 3, RP_SELECT_REPR, out, &m);
+    select_k(cand, 7, 3, RP_SELECT_PAPER, out, &m);
     CHECK_EQ(m, 1);
     free(pl);
 }
@@ -240,7 +241,7 @@ static void test_select_in_place(void)
         cand[i] = &pl->p[i];
     }
     shuffle(cand, 20);
-    select_k(cand, 20, 5, RP_SELECT_REPR, cand, &m);
+    select_k(cand, 20, 5, RP_SELECT_PAPER, cand, &m);
     CHECK_EQ(m, 5);
     static const int64_t want[] = { 20, 15, 10, 6, 1 };  /* idx 0,5,10(9.5 up),14,19 */
     for (int j = 0; j < 5; j++)
@@ -326,8 +327,56 @@ static void test_sorted_unique(void)
     CHECK(!select_sorted_unique(pl.p, 4));
 }
 
+/* RP_SELECT=repr: weighted quantiles, ends exact, weight kept and moved
+ * to the kept neighbours by cost (select_weighted), and the report's level
+ * map by weight (select_levels). */
+static void test_weighted(void)
+{
+    /* equal weights: positions of W j/(k-1) among 10 */
+    int64_t c10[10] = {10, 9, 8, 7, 6, 5, 4, 3, 2, 1};
+    float z[10] = {0};
+    uint32_t pick[5], m;
+    float nlw[5];
+    select_weighted(c10, z, 10, 5, pick, nlw, &m);
+    CHECK_EQ(m, 5);
+    CHECK(pick[0] == 0 && pick[1] == 2 && pick[2] == 5 && pick[3] == 7 && pick[4] == 9);
+    double tot = 0;
+    for (uint32_t q = 0; q < m; q++)
+        tot += exp2(nlw[q]);
+    CHECK(fabs(tot - 10.0) < 1e-5);
+    /* one heavy candidate (2^10 paths) pulls the median to it, where the
+     * paper's rule would take index 2 of 5 */
+    int64_t c5[5] = {10, 6, 5, 4, 1};
+    float l5[5] = {0, 10, 0, 0, 0};
+    select_weighted(c5, l5, 5, 3, pick, nlw, &m);
+    CHECK(m == 3 && pick[0] == 0 && pick[1] == 1 && pick[2] == 4);
+    CHECK(select_repr_index(1, 3, 5) == 2);
+    /* dropped 5 and 4 lie 0.8 and 0.6 of the way from 1 to 6 */
+    CHECK(fabs(exp2(nlw[0]) - 1.0) < 1e-5);
+    CHECK(fabs(exp2(nlw[1]) - 1025.4) < 1e-2);
+    CHECK(fabs(exp2(nlw[2]) - 1.6) < 1e-5);
+    /* k = 1: one pick, all the weight */
+    select_weighted(c5, l5, 5, 1, pick, nlw, &m);
+    CHECK(m == 1 && pick[0] == 0 && fabs(exp2(nlw[0]) - 1028.0) < 1e-1);
+    /* n <= k: all kept, weights unchanged */
+    select_weighted(c5, l5, 5, 5, pick, nlw, &m);
+    CHECK(m == 5 && nlw[1] == 10.0f);
+    /* the report's levels: by weight under repr, by position otherwise */
+    uint32_t map[5];
+    select_levels(c5, l5, 5, 5, RP_SELECT_REPR, map);
+    CHECK(map[0] == 0 && map[1] == 1 && map[2] == 1 && map[3] == 1 && map[4] == 4);
+    select_levels(c5, l5, 5, 5, RP_SELECT_PAPER, map);
+    CHECK(map[0] == 0 && map[1] == 1 && map[2] == 2 && map[3] == 3 && map[4] == 4);
+    /* huge counts (2^5000 paths) stay finite */
+    float big[3] = {5000.0f, 4999.0f, 5000.5f};
+    int64_t c3[3] = {3, 2, 1};
+    select_weighted(c3, big, 3, 2, pick, nlw, &m);
+    CHECK(m == 2 && isfinite(nlw[0]) && isfinite(nlw[1]) && nlw[1] > 5000.0f);
+}
+
 int main(void)
 {
+    test_weighted();
     test_sorted_unique();
     test_repr_index_hand();
     test_repr_index_props();

@@ -83,7 +83,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         free(al);
         pathset_join(&mine, &ps, RP_SELECT_TOPK);
         int64_t costs[64];
-        pathset_percentile_costs(&mine, k, costs);
+        pathset_percentile_costs(&mine, k, RP_SELECT_REPR, costs);
     }
     pathset_free(&ps);
     pathset_free(&mine);

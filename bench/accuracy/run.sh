@@ -1,0 +1,69 @@
+#!/bin/bash
+# bench/accuracy/run.sh - how close the middle paths are to true percentiles
+# (issue 14; doc/accuracy.md).
+#
+#   bench/accuracy/run.sh BUILD_DIR [OUT_DIR]
+#
+# Runs bench/accuracy/acc.c (random exponential task times, slept, 20 phases)
+# as a 1-D halo, a 2-D stencil and a master-worker with MPI_ANY_SOURCE at
+# ACC_RANKS ranks (default "8 16", oversubscribed), in trace mode, for every
+# k in ACC_KS (default "3 5 9") and RP_SELECT in ACC_SELECTS (default "paper
+# repr"), and reads `rp-report --check`: the exact percentiles of all paths of
+# each phase (tools/oracle.c) against the online paths, error as % of the
+# phase's longest - shortest.  Prints one markdown table (also OUT_DIR/table.md):
+# per program, k and selection, the median over phases and the worst phase,
+# per middle level.  Accuracy does not depend on load: any machine will do.
+set -eu
+build=$(cd "${1:?usage: run.sh BUILD_DIR [OUT_DIR]}" && pwd)
+out=${2:-$build/bench-accuracy}
+here=$(cd "$(dirname "$0")" && pwd)
+mkdir -p "$out"
+MPICC=${MPICC:-mpicc}
+MPIRUN=${MPIRUN:-mpirun}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+"$MPICC" -O2 -o "$out/acc" "$here/acc.c" -lm
+lib=$build/lib/.libs/librpprof.so
+report=$build/tools/rp-report
+flags=()
+if "$MPIRUN" --version 2>&1 | grep -q "Open MPI"; then
+    flags=(--oversubscribe)
+fi
+{
+printf '| program | ranks | k | RP_SELECT | phases | paths a phase (median) | median error by level (%% of range) | worst phase by level |\n'
+printf '|---|---|---|---|---|---|---|---|\n'
+for shape in halo1d stencil2d master; do
+  for np in ${ACC_RANKS:-8 16}; do
+    for k in ${ACC_KS:-3 5 9}; do
+      for sel in ${ACC_SELECTS:-paper repr}; do
+        d=$out/$shape-$np-$k-$sel
+        rm -rf "$d"
+        if [ "${flags[*]:-}" ]; then
+            env RP_MODE=trace RP_K="$k" RP_SELECT="$sel" RP_PERIOD=0 RP_OUTPUT="$d" \
+                LD_PRELOAD="$lib" "$MPIRUN" "${flags[@]}" -np "$np" \
+                -x RP_MODE -x RP_K -x RP_SELECT -x RP_PERIOD -x RP_OUTPUT -x LD_PRELOAD \
+                "$out/acc" "$shape" "${ACC_PHASES:-20}" "${ACC_STEPS:-10}" "${ACC_MEAN_US:-300}" 1 \
+                >"$d.out" 2>&1
+        else
+            "$MPIRUN" -np "$np" -genv RP_MODE trace -genv RP_K "$k" -genv RP_SELECT "$sel" \
+                -genv RP_PERIOD 0 -genv RP_OUTPUT "$d" -genv LD_PRELOAD "$lib" \
+                "$out/acc" "$shape" "${ACC_PHASES:-20}" "${ACC_STEPS:-10}" "${ACC_MEAN_US:-300}" 1 \
+                >"$d.out" 2>&1
+        fi
+        "$report" --check "$d" >"$d.check" 2>&1 || true
+        awk -v shape="$shape" -v np="$np" -v k="$k" -v sel="$sel" '
+            /^percentiles of all paths/ {
+                for (i = 1; i <= NF; i++) {
+                    if ($i == "phase(s),") ph = $(i - 1)
+                    if ($i == "median" && $(i + 1) ~ /^2\^/) { p = $(i + 1); sub(/^2\^/, "", p) }
+                }
+                on = 1; next }
+            on && $1 ~ /^[0-9.]+$/ && $NF == "estimate" { med = med sep $1 "%:" $2; wst = wst sep $1 "%:" $3; sep = " " }
+            END {
+                if (!on) { printf "| %s | %s | %s | %s | - | - | (check failed: see %s.check) | |\n", shape, np, k, sel, shape "-" np "-" k "-" sel; exit }
+                printf "| %s | %s | %s | %s | %s | 2^%s | %s | %s |\n", shape, np, k, sel, ph, p, med, wst
+            }' "$d.check"
+      done
+    done
+  done
+done
+} | tee "$out/table.md"

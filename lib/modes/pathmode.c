@@ -118,6 +118,35 @@ static void task_commit_now(int fn, int64_t cost_ns, uint32_t site, uint64_t mas
     t->path_mask = mask;
 }
 
+/* The path's cost when its summary filled up, kept in the two prof-mode
+ * sample fields (unused in path mode; they travel with the path). */
+static void covered_set(rp_path *p, int64_t ns)
+{
+    uint64_t v = ns > 0 ? (uint64_t)ns : 0;
+    p->sampled_us = (uint32_t)v;
+    p->dropped_us = (uint32_t)(v >> 32);
+}
+
+static int64_t covered_get(const rp_path *p)
+{
+    return (int64_t)((uint64_t)p->dropped_us << 32 | p->sampled_us);
+}
+
+/* Extend every path with task idx; a path whose summary fills up now
+ * records its cost before this task: exactly the tasks its intervals hold
+ * (pathset_add_cost ran before task_end), which the tools check. */
+static void extend_paths(rp_pathset *ps, uint32_t rank, uint16_t idx, int64_t cost_ns,
+                         uint64_t *rng)
+{
+    uint64_t was = 0;
+    for (uint32_t j = 0; j < ps->n && j < 64; j++)
+        was |= (uint64_t)(ps->p[j].flags & RP_PATH_OVERFLOW) << j;
+    pathset_extend(ps, rank, idx, RP_SUMMARY_PATH, rng);
+    for (uint32_t j = 0; j < ps->n && j < 64; j++)
+        if ((ps->p[j].flags & RP_PATH_OVERFLOW) && !(was >> j & 1))
+            covered_set(&ps->p[j], ps->p[j].cost_ns - cost_ns);
+}
+
 static void pathmode_task_end(int fn, int64_t cost_ns)
 {
     event_no++;
@@ -134,7 +163,7 @@ static void pathmode_task_end(int fn, int64_t cost_ns)
             m->end_fn = (uint16_t)fn;
             m->msg_src = pend_src;
             m->msg_bytes = pend_bytes;
-            pathset_extend(&g_st->ps, g_st->rank, (uint16_t)idx, RP_SUMMARY_PATH, &g_st->rng);
+            extend_paths(&g_st->ps, g_st->rank, (uint16_t)idx, cost_ns, &g_st->rng);
         } else {
             /* Index space full: commit eagerly, visibly (counted). */
             task_commit_now(fn, cost_ns, site, RP_TASK_EAGER);
@@ -265,6 +294,8 @@ static void pathmode_phase_end(uint64_t phase, const uint8_t *near)
         s->flags = ps->p[j].flags;
         s->cost_ns = ps->p[j].cost_ns;
         s->n_evicted = ps->p[j].n_evicted;
+        s->covered_ns = !g_trace && j < 64 && (s->flags & RP_PATH_OVERFLOW)
+                        ? covered_get(&ps->p[j]) : -1;
         /* Every rank holds the same intervals; two copies (first and last
          * rank) are enough for the tools and survive one lost rank file. */
         int keep_iv = g_st->rank == 0 || g_st->rank + 1 == g_st->nranks;

@@ -318,7 +318,10 @@ int run_fullpath(const rp_run *run, uint64_t q, uint32_t j, rp_fullpath *out)
             phase_range(d, q, &a, &b);
             for (uint64_t i = a; i < b; i++) {
                 const rp_task *t = &d->tasks[i];
-                if (t->idx < iv->low || t->idx > iv->high || !on_path(t, j))
+                /* an eagerly committed task has no index (idx 0): it is in
+                 * no interval; the path's summary stops before it */
+                if (t->path_mask == RP_TASK_EAGER || t->idx < iv->low || t->idx > iv->high ||
+                    !on_path(t, j))
                     continue;
                 rp_step st = {iv->rank, t->event, t, 0, 0};
                 set_via(run, sv.n ? &sv.v[sv.n - 1] : NULL, &st);

@@ -331,13 +331,22 @@ static int check_path(FILE *f, const rp_run *run, int64_t tol)
     }
     if (npart) {
         /* What it could not check, exactly: the tails after the summaries
-         * filled up.  Exit status 3 (doc/paths.md). */
+         * filled up (or the task index space did: eager tasks, which no
+         * summary can name).  Exit status 3 (doc/paths.md). */
+        uint64_t eager = 0;
+        for (uint32_t r = 0; r < run->nranks; r++)
+            for (uint64_t i = 0; run->present[r] && i < run->rd[r].n_tasks; i++)
+                eager += run->rd[r].tasks[i].path_mask == RP_TASK_EAGER;
+        char why[160] = "";
+        if (eager)
+            snprintf(why, sizeof why, " or, where %llu task(s) were committed eagerly, "
+                     "a phase's 65 536-task index space", (unsigned long long)eager);
         fprintf(f, "check PARTIAL: %llu phase(s); %llu path(s) checked in full; %llu path(s) "
-                "overflowed their summary (RP_SUMMARY=%u): the prefix each summary holds "
+                "overflowed their summary (RP_SUMMARY=%u%s): the prefix each summary holds "
                 "agrees with the online cost at the overflow%s, the tails after it, %.3f ms "
                 "of those paths' %.3f ms, could not be rebuilt or checked\n",
                 (unsigned long long)run->nphases, (unsigned long long)nfull,
-                (unsigned long long)npart, run->first ? run->first->summary_cap : 0,
+                (unsigned long long)npart, run->first ? run->first->summary_cap : 0, why,
                 nocov ? " (except where the file predates PCOV)" : "", ms(tail_ns),
                 ms(part_cost_ns));
         return 3;

@@ -147,6 +147,17 @@ static void extend_paths(rp_pathset *ps, uint32_t rank, uint16_t idx, int64_t co
             covered_set(&ps->p[j], ps->p[j].cost_ns - cost_ns);
 }
 
+/* A task no summary can hold (index space full): mark every path not yet
+ * overflowed, with its cost before this task as what its summary covers. */
+static void untrack_paths(rp_pathset *ps, int64_t cost_ns)
+{
+    for (uint32_t j = 0; j < ps->n; j++)
+        if (!(ps->p[j].flags & RP_PATH_OVERFLOW)) {
+            ps->p[j].flags |= RP_PATH_OVERFLOW;
+            covered_set(&ps->p[j], ps->p[j].cost_ns - cost_ns);
+        }
+}
+
 static void pathmode_task_end(int fn, int64_t cost_ns)
 {
     event_no++;
@@ -165,9 +176,12 @@ static void pathmode_task_end(int fn, int64_t cost_ns)
             m->msg_bytes = pend_bytes;
             extend_paths(&g_st->ps, g_st->rank, (uint16_t)idx, cost_ns, &g_st->rng);
         } else {
-            /* Index space full: commit eagerly, visibly (counted). */
+            /* Index space full: commit eagerly, visibly (counted).  No
+             * summary can name this task, so every path here loses track
+             * from now on, exactly as if its summary were full. */
             task_commit_now(fn, cost_ns, site, RP_TASK_EAGER);
             eager_tasks++;
+            untrack_paths(&g_st->ps, cost_ns);
         }
     }
     last_fn = (uint16_t)fn;

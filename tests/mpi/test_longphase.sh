@@ -128,5 +128,13 @@ for np in 2 3 4; do
     path_case $np 0 "$W" 10 50 100
     path_case $np 1 "$C" 300 200
 done
+# More than 65 536 tasks a rank in the phase (340 sweeps x 200): the later
+# ones are committed eagerly, no summary can name them, so every path loses
+# track there as if its summary were full; --check must say PARTIAL and
+# name the eager tasks (it said FAIL: they were counted inside intervals).
+path_case 2 1 "$W" 340 100 5
+if ! "$RP_BINDIR/rp-report" --check "$RP_DIR" 2>/dev/null | grep -q 'committed eagerly'; then
+    rp_fail "longphase path --check: the task index space overflow is not named"
+fi
 kill_case
 rp_finish

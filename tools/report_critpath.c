@@ -340,7 +340,7 @@ static int check_path(FILE *f, const rp_run *run, int64_t tol)
         char why[160] = "";
         if (eager)
             snprintf(why, sizeof why, " or, where %llu task(s) were committed eagerly, "
-                     "a phase's 65 536-task index space", (unsigned long long)eager);
+                     "a phase's task index space (RP_BUFFER tasks)", (unsigned long long)eager);
         fprintf(f, "check PARTIAL: %llu phase(s); %llu path(s) checked in full; %llu path(s) "
                 "overflowed their summary (RP_SUMMARY=%u%s): the prefix each summary holds "
                 "agrees with the online cost at the overflow%s, the tails after it, %.3f ms "

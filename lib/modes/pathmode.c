@@ -6,6 +6,7 @@
 #include <string.h>
 #include "core/commit.h"
 #include "core/counters.h"
+#include "core/summary.h"
 #include "format/rpfile.h"
 #include "modes/modes.h"
 #include "sampler/sample.h"
@@ -138,13 +139,13 @@ static int64_t covered_get(const rp_path *p)
 static void extend_paths(rp_pathset *ps, uint32_t rank, uint16_t idx, int64_t cost_ns,
                          uint64_t *rng)
 {
-    uint64_t was = 0;
-    for (uint32_t j = 0; j < ps->n && j < 64; j++)
-        was |= (uint64_t)(ps->p[j].flags & RP_PATH_OVERFLOW) << j;
-    pathset_extend(ps, rank, idx, RP_SUMMARY_PATH, rng);
-    for (uint32_t j = 0; j < ps->n && j < 64; j++)
-        if ((ps->p[j].flags & RP_PATH_OVERFLOW) && !(was >> j & 1))
-            covered_set(&ps->p[j], ps->p[j].cost_ns - cost_ns);
+    for (uint32_t j = 0; j < ps->n; j++) {
+        rp_path *p = &ps->p[j];
+        int was = p->flags & RP_PATH_OVERFLOW;
+        summary_push(p, ps->iv_cap, rank, idx, RP_SUMMARY_PATH, rng);
+        if (!was && (p->flags & RP_PATH_OVERFLOW))
+            covered_set(p, p->cost_ns - cost_ns);
+    }
 }
 
 /* A task no summary can hold (index space full): mark every path not yet
@@ -308,8 +309,7 @@ static void pathmode_phase_end(uint64_t phase, const uint8_t *near)
         s->flags = ps->p[j].flags;
         s->cost_ns = ps->p[j].cost_ns;
         s->n_evicted = ps->p[j].n_evicted;
-        s->covered_ns = !g_trace && j < 64 && (s->flags & RP_PATH_OVERFLOW)
-                        ? covered_get(&ps->p[j]) : -1;
+        s->covered_ns = !g_trace && (s->flags & RP_PATH_OVERFLOW) ? covered_get(&ps->p[j]) : -1;
         /* Every rank holds the same intervals; two copies (first and last
          * rank) are enough for the tools and survive one lost rank file. */
         int keep_iv = g_st->rank == 0 || g_st->rank + 1 == g_st->nranks;

@@ -326,24 +326,19 @@ int run_fullpath(const rp_run *run, uint64_t q, uint32_t j, rp_fullpath *out)
     out->cost_ns = ps->cost_ns;
     stepvec sv = {0};
     int gap = 0;
-    uint64_t *last_high = NULL;   /* overflow: per rank, last idx covered + 1 */
-    if (ps->flags & RP_PATH_OVERFLOW) {
-        last_high = calloc(run->nranks, sizeof *last_high);
-        if (!last_high)
-            return -1;
-    }
     for (uint32_t v = 0; v < ps->n_iv; v++) {
         const rp_fileiv *iv = &ps->iv[v];
         uint64_t want = (uint64_t)iv->high - iv->low + 1, got = 0;
-        if (last_high && (uint64_t)iv->high + 1 > last_high[iv->rank])
-            last_high[iv->rank] = (uint64_t)iv->high + 1;
         if (run->present[iv->rank]) {
             const rp_rankdata *d = &run->rd[iv->rank];
             uint64_t a, b;
             phase_range(d, q, &a, &b);
             for (uint64_t i = a; i < b; i++) {
                 const rp_task *t = &d->tasks[i];
-                if (t->idx < iv->low || t->idx > iv->high || !on_path(t, j))
+                /* an eagerly committed task has no index (idx 0): it is in
+                 * no interval; the path's summary stops before it */
+                if (t->path_mask == RP_TASK_EAGER || t->idx < iv->low || t->idx > iv->high ||
+                    !on_path(t, j))
                     continue;
                 rp_step st = {iv->rank, t->event, t, 0, 0};
                 set_via(run, sv.n ? &sv.v[sv.n - 1] : NULL, &st);
@@ -361,72 +356,19 @@ int run_fullpath(const rp_run *run, uint64_t q, uint32_t j, rp_fullpath *out)
             gap = 1;
         }
     }
-    if (last_high) {
-        /* The tail after the summary filled up: each rank committed its
-         * remaining tasks on this path.  Order the ranks by following the
-         * message that brought the path to each (best effort). */
-        uint64_t *from = calloc(run->nranks, sizeof *from), *to = calloc(run->nranks, sizeof *to);
-        if (!from || !to) {
-            free(from);
-            free(to);
-            goto oom;
-        }
-        uint32_t left = 0;
-        for (uint32_t r = 0; r < run->nranks; r++) {
-            if (!run->present[r])
-                continue;
-            const rp_rankdata *d = &run->rd[r];
-            uint64_t a, b;
-            phase_range(d, q, &a, &b);
-            from[r] = to[r] = a;
-            for (uint64_t i = a; i < b; i++) {
-                const rp_task *t = &d->tasks[i];
-                if (t->path_mask != RP_TASK_EAGER && on_path(t, j) && t->idx >= last_high[r]) {
-                    if (to[r] == from[r])
-                        from[r] = i;
-                    to[r] = i + 1;
-                }
-            }
-            left += to[r] > from[r];
-        }
-        uint32_t cur = sv.n ? sv.v[sv.n - 1].rank : 0;
-        while (left > 0) {
-            uint32_t pick = UINT32_MAX;
-            for (uint32_t r = 0; r < run->nranks && pick == UINT32_MAX; r++)
-                if (to[r] > from[r] && run->rd[r].tasks[from[r]].msg_src == cur)
-                    pick = r;
-            if (pick == UINT32_MAX && to[cur] > from[cur])
-                pick = cur;
-            for (uint32_t r = 0; r < run->nranks && pick == UINT32_MAX; r++)
-                if (to[r] > from[r])
-                    pick = r;
-            const rp_rankdata *d = &run->rd[pick];
-            for (uint64_t i = from[pick]; i < to[pick]; i++) {
-                const rp_task *t = &d->tasks[i];
-                if (!on_path(t, j) || t->path_mask == RP_TASK_EAGER || t->idx < last_high[pick])
-                    continue;
-                rp_step st = {pick, t->event, t, 0, 0};
-                set_via(run, sv.n ? &sv.v[sv.n - 1] : NULL, &st);
-                if (push_step(&sv, st) != 0) {
-                    free(from);
-                    free(to);
-                    goto oom;
-                }
-                out->task_ns += t->cost_ns;
-            }
-            to[pick] = from[pick];
-            left--;
-            cur = pick;
-        }
-        free(from);
-        free(to);
+    /* An overflowed summary holds the path up to the task that did not fit;
+     * the tasks each rank committed after its last interval are candidates
+     * for the tail, but which of them the path took is not recorded, so the
+     * tail is reported as not rebuilt, with its cost (cost - covered). */
+    out->covered_ns = -1;
+    if (ps->flags & RP_PATH_OVERFLOW) {
+        out->covered_ns = ps->covered_ns;
+        out->tail_ns = ps->cost_ns - (ps->covered_ns >= 0 ? ps->covered_ns : out->task_ns);
     }
-    free(last_high);
     out->steps = sv.v;
     out->n = sv.n;
     return 0;
 oom:
-    free(last_high);
     free(sv.v);
     memset(out, 0, sizeof *out);
     errno = ENOMEM;

@@ -42,6 +42,11 @@ typedef struct rp_fullpath {
     int64_t  cost_ns;         /* as the online algorithm computed it */
     int64_t  task_ns;         /* sum of the steps' task costs */
     uint32_t n_missing;       /* interval members not found in the rank files */
+    /* RP_PATH_OVERFLOW: the steps are the prefix the summary holds; the
+     * online cost of that prefix (-1: unknown, a file without PCOV) and the
+     * tail that could not be rebuilt, cost_ns - covered_ns (doc/paths.md). */
+    int64_t  covered_ns;
+    int64_t  tail_ns;
     size_t   n;
     rp_step *steps;
 } rp_fullpath;

@@ -109,10 +109,15 @@ int report_critpath_digits(FILE *f, const rp_run *run, uint32_t digits)
         return -1;
     }
     const rp_step *last = NULL;
-    uint64_t gaps = 0, missing = 0;
+    uint64_t gaps = 0, missing = 0, cut = 0;
+    int64_t tail_ns = 0;
     for (uint64_t q = 0; q < n; q++) {
         const rp_fullpath *p = &v[q];
         missing += p->n_missing;
+        if (p->flags & RP_PATH_OVERFLOW) {
+            cut++;
+            tail_ns += p->tail_ns;
+        }
         for (size_t i = 0; i < p->n; i++) {
             const rp_step *st = &p->steps[i];
             if (i == 0) {
@@ -166,6 +171,11 @@ int report_critpath_digits(FILE *f, const rp_run *run, uint32_t digits)
         fprintf(stderr, "%s: warning: the critical path is incomplete (%llu task(s) missing, "
                 "%llu gap(s))\n", run->prog, (unsigned long long)missing,
                 (unsigned long long)gaps);
+    if (cut)
+        fprintf(stderr, "%s: warning: the critical path is incomplete: in %llu phase(s) its "
+                "summary filled up; the last %.3f s of it (after the overflow) are not in "
+                "this file (raise RP_SUMMARY, or RP_MODE=trace)\n", run->prog,
+                (unsigned long long)cut, (double)tail_ns / 1e9);
     free_paths(v, n);
     graph_free(&g);
     return ferror(f) ? -1 : 0;
@@ -312,14 +322,31 @@ static int check_trace(FILE *f, const rp_run *run, int64_t tol)
     return bad;
 }
 
+/* One path of --check in path mode: ok, FAIL, or PARTIAL (the summary
+ * filled up: the prefix it holds is checked against the online cost at that
+ * moment; the tail is reported, not checked). */
+enum { CHK_OK, CHK_FAIL, CHK_PARTIAL };
+
+static int check_one(const rp_fullpath *p, int64_t tol)
+{
+    if (p->n_missing)
+        return CHK_FAIL;
+    if (!(p->flags & RP_PATH_OVERFLOW))
+        return llabs(p->cost_ns - p->task_ns) <= tol ? CHK_OK : CHK_FAIL;
+    if (p->covered_ns < 0)   /* a file without PCOV: nothing to compare with */
+        return CHK_PARTIAL;
+    return llabs(p->covered_ns - p->task_ns) <= tol ? CHK_PARTIAL : CHK_FAIL;
+}
+
 static int check_path(FILE *f, const rp_run *run, int64_t tol)
 {
     fprintf(f, "rpprof check (path mode): %u of %u ranks, k=%u; every reassembled path's "
             "tasks vs its online cost, tolerance %.3f ms\n",
             run->n_present, run->nranks, run->k, ms(tol));
-    fprintf(f, "%6s %5s %14s %14s %10s %8s %8s  %s\n", "phase", "path", "online_ms", "tasks_ms",
-            "diff_ms", "tasks", "missing", "");
-    uint64_t nbad = 0, shown = 0;
+    fprintf(f, "%6s %5s %14s %14s %10s %8s %8s %14s  %s\n", "phase", "path", "online_ms",
+            "tasks_ms", "diff_ms", "tasks", "missing", "unchecked_ms", "");
+    uint64_t nbad = 0, npart = 0, nfull = 0, shown = 0, nocov = 0;
+    int64_t tail_ns = 0, part_cost_ns = 0;
     int bad = 0;
     if (run->n_present < run->nranks)
         bad = 1;
@@ -337,14 +364,32 @@ static int check_path(FILE *f, const rp_run *run, int64_t tol)
                         (unsigned long long)q, j);
                 return -1;
             }
-            int64_t d = p.cost_ns - p.task_ns;
-            int ok = llabs(d) <= tol && p.n_missing == 0;
-            nbad += !ok;
-            if (!ok || shown < 60) {
-                fprintf(f, "%6llu %5u %14.3f %14.3f %10.3f %8zu %8u  %s%s\n",
-                        (unsigned long long)q, j, ms(p.cost_ns), ms(p.task_ns), ms(d), p.n,
-                        p.n_missing, ok ? "ok" : "FAIL",
-                        p.flags & RP_PATH_OVERFLOW ? " (summary overflowed)" : "");
+            int st = check_one(&p, tol);
+            /* an overflowed path is compared with its online cost at the
+             * moment the summary filled up */
+            int64_t online = p.flags & RP_PATH_OVERFLOW && p.covered_ns >= 0 ? p.covered_ns
+                                                                              : p.cost_ns;
+            nbad += st == CHK_FAIL;
+            nfull += st == CHK_OK;
+            if (st == CHK_PARTIAL) {
+                npart++;
+                tail_ns += p.tail_ns;
+                part_cost_ns += p.cost_ns;
+                nocov += p.covered_ns < 0;
+            }
+            if (st == CHK_FAIL || shown < 60) {
+                fprintf(f, "%6llu %5u %14.3f %14.3f %10.3f %8zu %8u %14.3f  %s\n",
+                        (unsigned long long)q, j, ms(online), ms(p.task_ns),
+                        ms(online - p.task_ns), p.n, p.n_missing,
+                        p.flags & RP_PATH_OVERFLOW ? ms(p.tail_ns) : 0.0,
+                        st == CHK_OK ? "ok"
+                        : st == CHK_FAIL ? (p.flags & RP_PATH_OVERFLOW
+                                                ? "FAIL (prefix before the summary overflow)"
+                                                : "FAIL")
+                        : p.covered_ns < 0 ? "PARTIAL (summary overflowed; old file: prefix "
+                                             "not comparable)"
+                                           : "PARTIAL (summary overflowed: prefix ok, tail "
+                                             "not rebuilt)");
                 shown++;
             }
             fullpath_free(&p);
@@ -352,13 +397,36 @@ static int check_path(FILE *f, const rp_run *run, int64_t tol)
     }
     if (nbad)
         bad = 1;
-    if (bad)
+    if (bad) {
         fprintf(f, "check FAILED: %llu path(s) disagree%s\n", (unsigned long long)nbad,
                 run->n_present < run->nranks ? "; ranks are missing" : "");
-    else
-        fprintf(f, "check passed: %llu phase(s), every path's tasks add up to its cost\n",
-                (unsigned long long)run->nphases);
-    return bad;
+        return 1;
+    }
+    if (npart) {
+        /* What it could not check, exactly: the tails after the summaries
+         * filled up (or the task index space did: eager tasks, which no
+         * summary can name).  Exit status 3 (doc/paths.md). */
+        uint64_t eager = 0;
+        for (uint32_t r = 0; r < run->nranks; r++)
+            for (uint64_t i = 0; run->present[r] && i < run->rd[r].n_tasks; i++)
+                eager += run->rd[r].tasks[i].path_mask == RP_TASK_EAGER;
+        char why[160] = "";
+        if (eager)
+            snprintf(why, sizeof why, " or, where %llu task(s) were committed eagerly, "
+                     "a phase's task index space (RP_BUFFER tasks)", (unsigned long long)eager);
+        fprintf(f, "check PARTIAL: %llu phase(s); %llu path(s) checked in full; %llu path(s) "
+                "overflowed their summary (RP_SUMMARY=%u%s): the prefix each summary holds "
+                "agrees with the online cost at the overflow%s, the tails after it, %.3f ms "
+                "of those paths' %.3f ms, could not be rebuilt or checked\n",
+                (unsigned long long)run->nphases, (unsigned long long)nfull,
+                (unsigned long long)npart, run->first ? run->first->summary_cap : 0, why,
+                nocov ? " (except where the file predates PCOV)" : "", ms(tail_ns),
+                ms(part_cost_ns));
+        return 3;
+    }
+    fprintf(f, "check passed: %llu phase(s), every path's tasks add up to its cost\n",
+            (unsigned long long)run->nphases);
+    return 0;
 }
 
 int report_check(FILE *f, const rp_run *run, int64_t tol_ns)
@@ -461,7 +529,8 @@ int report_paths_text(FILE *f, const rp_run *run, uint32_t max_steps, uint32_t m
             fprintf(f, "\n  phase %llu, path %u of %u: %.6f s, %zu task%s", (unsigned long long)q,
                     j, np, (double)p.cost_ns / 1e9, p.n, p.n == 1 ? "" : "s");
             if (p.flags & RP_PATH_OVERFLOW)
-                fputs(", summary overflowed (tail committed eagerly)", f);
+                fprintf(f, ", summary full: the first %.6f s rebuilt, the last %.6f s not",
+                        (double)(p.cost_ns - p.tail_ns) / 1e9, (double)p.tail_ns / 1e9);
             if (p.n_missing)
                 fprintf(f, ", %u task(s) missing", p.n_missing);
             fputc('\n', f);
@@ -488,6 +557,10 @@ int report_paths_text(FILE *f, const rp_run *run, uint32_t max_steps, uint32_t m
                         (unsigned long long)st->event,
                         st->task ? (double)st->task->cost_ns / 1e9 : 0.0, a, b, cs, via);
             }
+            if (p.flags & RP_PATH_OVERFLOW)
+                fprintf(f, "    ... tail not rebuilt: %.6f s after the summary filled up "
+                        "(RP_SUMMARY; rp-report --check says PARTIAL)\n",
+                        (double)p.tail_ns / 1e9);
             fullpath_free(&p);
         }
     }

@@ -19,7 +19,7 @@ typedef struct rp_interval {
 } rp_interval;
 
 /* Path flags. */
-#define RP_PATH_OVERFLOW 0x1u  /* path mode: summary full, rest committed eagerly */
+#define RP_PATH_OVERFLOW 0x1u  /* path mode: summary full, the tail is not in it */
 
 typedef struct rp_path {
     int64_t      cost_ns;    /* sum of task costs along the path */
@@ -31,7 +31,10 @@ typedef struct rp_path {
      * and the part of it whose item the full sample buffer refused.  They
      * travel with the path like cost_ns, so after a phase-end allreduce
      * every rank knows how much of the cost was sampled, located or lost
-     * (doc/design.md "Attribution"). */
+     * (doc/design.md "Attribution").  Path mode uses the same 8 bytes for
+     * the path's cost in ns when its summary filled up (RP_PATH_OVERFLOW;
+     * low half in sampled_us, high half in dropped_us; lib/modes/pathmode.c),
+     * so the tools can check the rebuilt prefix against it. */
     uint32_t     sampled_us;
     uint32_t     dropped_us;
     /* log2 of the number of paths of the activity graph this path stands

@@ -74,6 +74,12 @@ int summary_push(rp_path *p, uint32_t iv_cap, uint32_t rank, uint16_t idx,
      * away moved a long phase's total by 20-35 % (measured on
      * mpi_wavefront). */
     int prof = mode == RP_SUMMARY_PROF;
+    /* Path mode: once a path lost track (summary full, or a task no
+     * summary could name), nothing more is recorded, not even an extension
+     * of the last interval: the summary must hold exactly the prefix whose
+     * cost the path recorded at that moment (pathmode.c, doc/paths.md). */
+    if (!prof && (p->flags & RP_PATH_OVERFLOW))
+        return RP_SUM_OVERFLOW;
     if (p->n_iv > 0 && !prof) {
         rp_interval *last = &p->iv[p->n_iv - 1];
         /* idx == 0 has no predecessor, so it always opens an interval. */

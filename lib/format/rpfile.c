@@ -28,6 +28,7 @@
 #define TAG_TASK RP_TAG('T', 'A', 'S', 'K')
 #define TAG_PSUM RP_TAG('P', 'S', 'U', 'M')
 #define TAG_EDGE RP_TAG('E', 'D', 'G', 'E')
+#define TAG_PCOV RP_TAG('P', 'C', 'O', 'V')
 
 #define MAX_NRANKS     (1u << 28)
 #define MAX_MODULES    65536u
@@ -89,6 +90,8 @@ static int validate_paths(const rp_rankdata *d, char *err, size_t errlen)
             why = "negative cost";
         else if (ps->n_iv && !ps->iv)
             why = "intervals missing";
+        else if (ps->covered_ns < -1 || ps->covered_ns > ps->cost_ns)
+            why = "covered cost not in [-1, cost]";
         for (uint32_t v = 0; !why && v < ps->n_iv; v++) {
             if (ps->iv[v].rank >= d->nranks)
                 why = "interval rank out of range";
@@ -333,6 +336,24 @@ static void enc_pathsums(rpenc *e, const rp_rankdata *d)
     rpenc_section_end(e, s);
 }
 
+/* PCOV: per path summary, in PSUM's order, the cost its intervals cover
+ * when it overflowed (path mode); written only when one did, so files
+ * without overflow are unchanged and older readers skip the section. */
+static void enc_pathcov(rpenc *e, const rp_rankdata *d)
+{
+    uint32_t any = 0;
+    for (uint32_t i = 0; i < d->n_pathsums; i++)
+        any |= d->pathsums[i].flags & RP_PSUM_OVERFLOW;
+    if (!any)
+        return;
+    size_t s = rpenc_section_begin(e, TAG_PCOV);
+    rpenc_u32(e, d->n_pathsums);
+    rpenc_u32(e, 0);
+    for (uint32_t i = 0; i < d->n_pathsums; i++)
+        rpenc_i64(e, d->pathsums[i].flags & RP_PSUM_OVERFLOW ? d->pathsums[i].covered_ns : -1);
+    rpenc_section_end(e, s);
+}
+
 static void enc_edges(rpenc *e, const rp_rankdata *d)
 {
     size_t s = rpenc_section_begin(e, TAG_EDGE);
@@ -392,8 +413,10 @@ int rpfile_write(const char *path, const rp_rankdata *d)
     /* Path and trace modes only: a prof-mode file has none of them. */
     if (d->n_events || d->n_tasks)
         enc_tasks(&e, d);
-    if (d->n_pathsums)
+    if (d->n_pathsums) {
         enc_pathsums(&e, d);
+        enc_pathcov(&e, d);
+    }
     if (d->n_edges)
         enc_edges(&e, d);
     return rpio_commit(&e, path);
@@ -556,6 +579,7 @@ static int dec_pathsums(const rp_section *s, rp_rankdata *d, char *err, size_t e
         p->n_evicted = rpdec_u32(&r);
         uint32_t lw = rpdec_u32(&r);
         memcpy(&p->lw, &lw, 4);
+        p->covered_ns = -1;
         uint32_t niv = rpdec_u32(&r);
         if (!isfinite(p->lw)) {
             rp_seterr(err, errlen, "corrupt PSUM section (summary %u: weight not finite)", i);
@@ -583,6 +607,22 @@ static int dec_pathsums(const rp_section *s, rp_rankdata *d, char *err, size_t e
         rp_seterr(err, errlen, "corrupt PSUM section (%zu bytes left over)", rpdec_left(&r));
         return -1;
     }
+    return 0;
+}
+
+static int dec_pathcov(const rp_section *s, rp_rankdata *d, char *err, size_t errlen)
+{
+    rpdec r;
+    rpdec_init(&r, s->p, s->len);
+    uint32_t n = rpdec_u32(&r);
+    (void)rpdec_u32(&r);
+    if (r.failed || n != d->n_pathsums || rpdec_left(&r) != (uint64_t)n * 8u) {
+        rp_seterr(err, errlen, "corrupt PCOV section (%u entries for %u path summaries)", n,
+                  d->n_pathsums);
+        return -1;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        d->pathsums[i].covered_ns = rpdec_i64(&r);
     return 0;
 }
 
@@ -614,12 +654,14 @@ static int dec_edges(const rp_section *s, rp_rankdata *d, char *err, size_t errl
 int rpfile_read(const char *path, rp_rankdata *d, char *err, size_t errlen)
 {
     memset(d, 0, sizeof *d);
-    enum { S_HEAD, S_STAT, S_CNTR, S_MODS, S_MPIN, S_CCT, S_TASK, S_PSUM, S_EDGE, S_N };
+    enum { S_HEAD, S_STAT, S_CNTR, S_MODS, S_MPIN, S_CCT, S_TASK, S_PSUM, S_EDGE, S_PCOV,
+           S_N };
     /* counters, tasks, path summaries and edges are optional */
     static const rp_secspec spec[S_N] = {
         {TAG_HEAD, "HEAD", 1}, {TAG_STAT, "STAT", 1}, {TAG_CNTR, "CNTR", 0},
         {TAG_MODS, "MODS", 1}, {TAG_MPIN, "MPIN", 1}, {TAG_CCT, "CCT", 1},
-        {TAG_TASK, "TASK", 0}, {TAG_PSUM, "PSUM", 0}, {TAG_EDGE, "EDGE", 0}};
+        {TAG_TASK, "TASK", 0}, {TAG_PSUM, "PSUM", 0}, {TAG_EDGE, "EDGE", 0},
+        {TAG_PCOV, "PCOV", 0}};
     rp_section sec[S_N];
     uint8_t *buf;
     if (rpio_open(path, RP_FILE_MAGIC, RP_FILE_VERSION, spec, S_N, sec, &buf, err, errlen) != 0)
@@ -641,6 +683,7 @@ int rpfile_read(const char *path, rp_rankdata *d, char *err, size_t errlen)
         (sec[S_TASK].p && dec_tasks(&sec[S_TASK], d, err, errlen) != 0) ||
         (sec[S_PSUM].p && dec_pathsums(&sec[S_PSUM], d, err, errlen) != 0) ||
         (sec[S_EDGE].p && dec_edges(&sec[S_EDGE], d, err, errlen) != 0) ||
+        (sec[S_PCOV].p && dec_pathcov(&sec[S_PCOV], d, err, errlen) != 0) ||
         rpfile_validate(d, err, errlen) != 0)
         goto fail;
     free(buf);

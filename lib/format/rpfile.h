@@ -42,6 +42,8 @@ typedef struct rp_task {
                              (j < 64); RP_TASK_EAGER if committed eagerly */
 } rp_task;
 #define RP_TASK_EAGER UINT64_MAX
+/* PSUM flags bit 0: the summary overflowed (= RP_PATH_OVERFLOW of core). */
+#define RP_PSUM_OVERFLOW 0x1u
 
 /* One summary interval as stored (same meaning as rp_interval on the wire). */
 typedef struct rp_fileiv {
@@ -60,6 +62,9 @@ typedef struct rp_pathsum {
     float      lw;        /* log2 of the paths it stands for (RP_SELECT=repr's
                              weighted levels; 0 otherwise) */
     rp_fileiv *iv;
+    int64_t    covered_ns; /* RP_PSUM_OVERFLOW: the online cost when the summary
+                              filled up, i.e. of the tasks its intervals hold
+                              (PCOV section); -1 = not overflowed or unknown */
 } rp_pathsum;
 
 typedef struct rp_edge {

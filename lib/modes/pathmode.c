@@ -6,6 +6,7 @@
 #include <string.h>
 #include "core/commit.h"
 #include "core/counters.h"
+#include "core/summary.h"
 #include "format/rpfile.h"
 #include "modes/modes.h"
 #include "sampler/sample.h"
@@ -118,6 +119,46 @@ static void task_commit_now(int fn, int64_t cost_ns, uint32_t site, uint64_t mas
     t->path_mask = mask;
 }
 
+/* The path's cost when its summary filled up, kept in the two prof-mode
+ * sample fields (unused in path mode; they travel with the path). */
+static void covered_set(rp_path *p, int64_t ns)
+{
+    uint64_t v = ns > 0 ? (uint64_t)ns : 0;
+    p->sampled_us = (uint32_t)v;
+    p->dropped_us = (uint32_t)(v >> 32);
+}
+
+static int64_t covered_get(const rp_path *p)
+{
+    return (int64_t)((uint64_t)p->dropped_us << 32 | p->sampled_us);
+}
+
+/* Extend every path with task idx; a path whose summary fills up now
+ * records its cost before this task: exactly the tasks its intervals hold
+ * (pathset_add_cost ran before task_end), which the tools check. */
+static void extend_paths(rp_pathset *ps, uint32_t rank, uint16_t idx, int64_t cost_ns,
+                         uint64_t *rng)
+{
+    for (uint32_t j = 0; j < ps->n; j++) {
+        rp_path *p = &ps->p[j];
+        int was = p->flags & RP_PATH_OVERFLOW;
+        summary_push(p, ps->iv_cap, rank, idx, RP_SUMMARY_PATH, rng);
+        if (!was && (p->flags & RP_PATH_OVERFLOW))
+            covered_set(p, p->cost_ns - cost_ns);
+    }
+}
+
+/* A task no summary can hold (index space full): mark every path not yet
+ * overflowed, with its cost before this task as what its summary covers. */
+static void untrack_paths(rp_pathset *ps, int64_t cost_ns)
+{
+    for (uint32_t j = 0; j < ps->n; j++)
+        if (!(ps->p[j].flags & RP_PATH_OVERFLOW)) {
+            ps->p[j].flags |= RP_PATH_OVERFLOW;
+            covered_set(&ps->p[j], ps->p[j].cost_ns - cost_ns);
+        }
+}
+
 static void pathmode_task_end(int fn, int64_t cost_ns)
 {
     event_no++;
@@ -134,11 +175,14 @@ static void pathmode_task_end(int fn, int64_t cost_ns)
             m->end_fn = (uint16_t)fn;
             m->msg_src = pend_src;
             m->msg_bytes = pend_bytes;
-            pathset_extend(&g_st->ps, g_st->rank, (uint16_t)idx, RP_SUMMARY_PATH, &g_st->rng);
+            extend_paths(&g_st->ps, g_st->rank, (uint16_t)idx, cost_ns, &g_st->rng);
         } else {
-            /* Index space full: commit eagerly, visibly (counted). */
+            /* Index space full: commit eagerly, visibly (counted).  No
+             * summary can name this task, so every path here loses track
+             * from now on, exactly as if its summary were full. */
             task_commit_now(fn, cost_ns, site, RP_TASK_EAGER);
             eager_tasks++;
+            untrack_paths(&g_st->ps, cost_ns);
         }
     }
     last_fn = (uint16_t)fn;
@@ -266,6 +310,7 @@ static void pathmode_phase_end(uint64_t phase, const uint8_t *near)
         s->cost_ns = ps->p[j].cost_ns;
         s->n_evicted = ps->p[j].n_evicted;
         s->lw = ps->p[j].lw;
+        s->covered_ns = !g_trace && (s->flags & RP_PATH_OVERFLOW) ? covered_get(&ps->p[j]) : -1;
         /* Every rank holds the same intervals; two copies (first and last
          * rank) are enough for the tools and survive one lost rank file. */
         int keep_iv = g_st->rank == 0 || g_st->rank + 1 == g_st->nranks;

@@ -14,9 +14,11 @@
  * checksum that does not depend on timing. */
 #include "rptest.h"
 
-static void lower_block(double us) { rpt_sleep_ms(us / 1000.0); }
-static void upper_block(double us) { rpt_sleep_ms(1.5 * us / 1000.0); }
-static void rhs(double us) { rpt_sleep_ms(us / 1000.0); }
+/* noinline: each shows as its own frame, so bench/coverage.sh can check how
+ * a path's located time splits between them (expected ~40/60 %). */
+static __attribute__((noinline)) void lower_block(double us) { rpt_sleep_ms(us / 1000.0); }
+static __attribute__((noinline)) void upper_block(double us) { rpt_sleep_ms(1.5 * us / 1000.0); }
+static __attribute__((noinline)) void rhs(double us) { rpt_sleep_ms(us / 1000.0); }
 
 int main(int argc, char **argv)
 {

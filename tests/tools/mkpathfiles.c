@@ -16,6 +16,10 @@
  *                 by hand in the comments below)
  *   mixed-path    the same program's two paths in path mode (k=2), the
  *                 longest one leaving rank 1 through the Reduce
+ *   overflow-path mixed-path, but path 0's summary overflowed after rank 1's
+ *                 three tasks (covered 3.5 s of 3.7 s; PCOV): --check must say
+ *                 PARTIAL with 200 ms not rebuilt (exit 3)
+ *   overflow-bad  the same with covered 3.4 s: the prefix disagrees (exit 1)
  *
  * Times are exact nanoseconds, so the checks compare exactly. */
 #include <stdio.h>
@@ -309,6 +313,20 @@ static void mixed(uint32_t mode)
     phase_costs(c);
 }
 
+/* Path 0's summary filled up after its first interval (rank 1, idx 0..2,
+ * 3.5 s); rank 0's task idx 3 stays committed as a tail candidate. */
+static void overflow(int64_t covered)
+{
+    mixed(RP_MODE_PATH);
+    for (uint32_t r = 0; r < NR; r++) {
+        rp_pathsum *p = &R[r].ps[0];
+        p->flags = RP_PSUM_OVERFLOW;
+        p->n_iv = 1;
+        p->covered_ns = covered;
+        R[r].ps[1].covered_ns = -1;
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
@@ -326,6 +344,10 @@ int main(int argc, char **argv)
         mixed(RP_MODE_TRACE);
     else if (!strcmp(s, "mixed-path"))
         mixed(RP_MODE_PATH);
+    else if (!strcmp(s, "overflow-path"))
+        overflow(S(3.5));
+    else if (!strcmp(s, "overflow-bad"))
+        overflow(S(3.4));
     else if (!strcmp(s, "losses-path")) {
         mixed(RP_MODE_PATH);
         all_counters();

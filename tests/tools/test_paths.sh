@@ -33,7 +33,7 @@ printf '%s\n' 'MPI_Init -1' 1 'MPI_Send 0' 4 'MPI_Recv 1' 1 'MPI_Send 1' 4 'MPI_
 have_dot=1
 command -v dot >/dev/null 2>&1 || have_dot=0
 
-for s in assign-path assign-trace assign-bad mixed-trace mixed-path; do
+for s in assign-path assign-trace assign-bad mixed-trace mixed-path overflow-path overflow-bad; do
     mkdir -p "$work/$s"
     if ! "$mk" "$s" "$work/$s"; then
         fail "mkpathfiles $s"
@@ -91,6 +91,26 @@ if [ "$rc" = 1 ] && grep -q 'check FAILED' "$work/bad.check" &&
     ok "assign-bad: --check fails (exit 1) on phase 1"
 else
     fail "assign-bad: --check exit $rc"; cat "$work/bad.check"
+fi
+# path mode, summary overflow (issue 13): the prefix is checked against the
+# cost at the overflow (PCOV), the tail named: PARTIAL, exit 3, 200 ms
+# unchecked; a prefix that disagrees fails (exit 1)
+"$report" --check "$work/overflow-path" >"$work/ovf.check" 2>&1
+rc=$?
+if [ "$rc" = 3 ] && grep -qE '^ +0 +0 +3500\.000 +3500\.000 +0\.000 +3 +0 +200\.000  PARTIAL' \
+    "$work/ovf.check" && grep -qE '^ +0 +1 .* ok$' "$work/ovf.check" &&
+    grep -q "^check PARTIAL: .*1 path(s) checked in full; 1 path(s) overflowed.* 200\.000 ms of those paths' 3700\.000 ms" "$work/ovf.check" &&
+    "$report" "$work/overflow-path" 2>/dev/null | grep -q 'tail not rebuilt: 0.200000 s'; then
+    ok "overflow-path: --check PARTIAL (exit 3), prefix checked, 200 ms tail named"
+else
+    fail "overflow-path: --check exit $rc"; cat "$work/ovf.check"
+fi
+"$report" --check "$work/overflow-bad" >"$work/ovfbad.check" 2>&1
+rc=$?
+if [ "$rc" = 1 ] && grep -q 'FAIL (prefix before the summary overflow)' "$work/ovfbad.check"; then
+    ok "overflow-bad: --check fails (exit 1) on a prefix that disagrees"
+else
+    fail "overflow-bad: --check exit $rc"; cat "$work/ovfbad.check"
 fi
 # a rank missing: the graph cannot be completed
 cp -r "$work/mixed-trace" "$work/mixed-missing"

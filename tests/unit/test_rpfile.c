@@ -466,8 +466,8 @@ static void add_paths(rp_rankdata *d)
     pivs[0][0] = (rp_fileiv){3, 0, 1};
     pivs[0][1] = (rp_fileiv){5, 2, 7};
     pivs[1][0] = (rp_fileiv){7, 4, 4};
-    psums[0] = (rp_pathsum){0, 0, 0, 5000, 0, 2, 3.5f, pivs[0]};
-    psums[1] = (rp_pathsum){0, 2, 1, 100, 3, 1, -0.25f, pivs[1]};
+    psums[0] = (rp_pathsum){0, 0, 0, 5000, 0, 2, 3.5f, pivs[0], -1};
+    psums[1] = (rp_pathsum){0, 2, 1, 100, 3, 1, -0.25f, pivs[1], 60};   /* overflowed: PCOV */
     d->pathsums = psums;
     d->n_pathsums = 2;
     pedges[0] = (rp_edge){RP_EDGE_MSG, 8, 1, 5, 0, 4, 0, 0, 0, 0, 0};
@@ -538,6 +538,9 @@ static void test_paths(void)
         fprintf(stderr, "  paths roundtrip: %s\n", err);
     CHECK(same_rank(&d, &r));
     CHECK(same_paths(&d, &r));
+    /* PCOV: the overflowed path's covered cost; -1 for the other */
+    CHECK(r.n_pathsums == 2 && r.pathsums[0].covered_ns == -1 &&
+          r.pathsums[1].covered_ns == 60);
     rpfile_free(&r);
 
     /* the writer refuses what the reader would reject */

@@ -78,9 +78,18 @@ static void test_overflow_path(void)
     CHECK_EQ(t.p.n_iv, CAP);
     CHECK(memcmp(before, t.iv, sizeof before) == 0);  /* nothing recorded */
     CHECK_EQ(t.p.n_evicted, 0);
-    /* a full summary still extends its last interval */
-    CHECK_EQ(summary_push(&t.p, CAP, 0, 7, RP_SUMMARY_PATH, &rng), RP_SUM_EXTENDED);
-    CHECK_EQ(t.p.iv[CAP - 1].high, 7);
+    /* once overflowed, nothing more is recorded, not even an extension of
+     * the last interval (the summary is exactly the prefix it covered) */
+    CHECK_EQ(summary_push(&t.p, CAP, 0, 7, RP_SUMMARY_PATH, &rng), RP_SUM_OVERFLOW);
+    CHECK(memcmp(before, t.iv, sizeof before) == 0);
+    /* a flagged path with room left records nothing either (pathmode.c
+     * flags every path when the task index space is full) */
+    tp_init(&t);
+    CHECK_EQ(summary_push(&t.p, CAP, 0, 0, RP_SUMMARY_PATH, &rng), RP_SUM_OPENED);
+    t.p.flags |= RP_PATH_OVERFLOW;
+    CHECK_EQ(summary_push(&t.p, CAP, 0, 1, RP_SUMMARY_PATH, &rng), RP_SUM_OVERFLOW);
+    CHECK_EQ(summary_push(&t.p, CAP, 1, 2, RP_SUMMARY_PATH, &rng), RP_SUM_OVERFLOW);
+    CHECK(t.p.n_iv == 1 && t.p.iv[0].high == 0);
     CHECK(canary_ok(&t));
 }
 

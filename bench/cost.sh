@@ -51,9 +51,9 @@ cal=$("$work/hpcg" --calibrate) || exit 1
 # conf NAME -> "NP APP ARGS...": the proxies' call rates (doc/performance.md)
 conf() {
     case $1 in
-    hpcg2) echo "2 hpcg --n 16 --work-us 25 --cal $cal --iters $((1500 * scale))" ;;
-    lulesh8) echo "8 lulesh --work-us 2500 --sleep --iters $((150 * scale))" ;;
-    lulesh2) echo "2 lulesh --work-us 300 --cal $cal --iters $((600 * scale))" ;;
+    hpcg2) echo "2 hpcg --n 16 --work-us 25 --cal $cal --iters $((4500 * scale))" ;;
+    lulesh8) echo "8 lulesh --work-us 2500 --sleep --iters $((300 * scale))" ;;
+    lulesh2) echo "2 lulesh --work-us 300 --cal $cal --iters $((2000 * scale))" ;;
     *) echo "cost.sh: unknown configuration $1" >&2; exit 1 ;;
     esac
 }

@@ -25,6 +25,8 @@
 #   COST_SCALE    iteration multiplier (default 1; the size table uses 1 3 10)
 #   COST_CONFIGS  default "hpcg2 lulesh8 lulesh2" (see conf() below)
 #   COST_ENV      extra -x VAR=VALUE settings for both profiled variants
+#   COST_KEEP     a directory: keep each profiled run's merged profile there
+#                 (CONFIG-xSCALE-VARIANT-ROUND.rpm)
 #   MPICC, MPIRUN, PYTHON
 set -u
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -79,8 +81,10 @@ run_one() { # config round variant
     esac
     t0=$(date +%s.%N)
     # shellcheck disable=SC2086
+    # waiting ranks yield (as bench/apps.sh): on a shared 2-core machine a rank
+    # spinning in MPI otherwise starves its peer whenever another job runs
     /usr/bin/time -f "%U %S" -o "$work/cpu" timeout -k 5 600 "$MPIRUN" -np "$np" --oversubscribe \
-        --bind-to none "${envs[@]}" "$work/$app" $args >"$out" 2>"$out.err" </dev/null
+        --bind-to none --mca mpi_yield_when_idle 1 "${envs[@]}" "$work/$app" $args >"$out" 2>"$out.err" </dev/null
     rc=$?
     t1=$(date +%s.%N)
     [ "$rc" = 0 ] || { echo "cost.sh: FAIL: rc=$rc: $c $v" >&2; tail -5 "$out.err" >&2; }
@@ -89,6 +93,8 @@ run_one() { # config round variant
         cnt=$("$PYTHON" "$src/bench/rpcounters.py" "$work/meas")
         "$merge" -q "$work/meas" >/dev/null 2>&1 && mb=$(stat -c %s "$work/meas/profile.rpm")
         rb=$(cat "$work/meas"/rank-*.rpp | wc -c)
+        [ -n "${COST_KEEP:-}" ] && mkdir -p "$COST_KEEP" &&
+            cp "$work/meas/profile.rpm" "$COST_KEEP/$c-x$scale-$v-$r.rpm"
     fi
     awk -v c="$c" -v r="$r" -v v="$v" -v t0="$t0" -v t1="$t1" -v rc="$rc" -v l="$load1" \
         -v cnt="$cnt" -v mb="$mb" -v rb="$rb" -v cpuf="$work/cpu" '

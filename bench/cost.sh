@@ -25,8 +25,8 @@
 #   COST_SCALE    iteration multiplier (default 1; the size table uses 1 3 10)
 #   COST_CONFIGS  default "hpcg2 lulesh8 lulesh2" (see conf() below)
 #   COST_ENV      extra -x VAR=VALUE settings for both profiled variants
-#   COST_KEEP     a directory: keep each profiled run's merged profile there
-#                 (CONFIG-xSCALE-VARIANT-ROUND.rpm)
+#   COST_KEEP     a directory: keep each profiled run's measurement directory
+#                 (rank files and profile.rpm) there as CONFIG-xSCALE-VARIANT-ROUND
 #   MPICC, MPIRUN, PYTHON
 set -u
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -94,7 +94,7 @@ run_one() { # config round variant
         "$merge" -q "$work/meas" >/dev/null 2>&1 && mb=$(stat -c %s "$work/meas/profile.rpm")
         rb=$(cat "$work/meas"/rank-*.rpp | wc -c)
         [ -n "${COST_KEEP:-}" ] && mkdir -p "$COST_KEEP" &&
-            cp "$work/meas/profile.rpm" "$COST_KEEP/$c-x$scale-$v-$r.rpm"
+            rm -rf "$COST_KEEP/$c-x$scale-$v-$r" && cp -r "$work/meas" "$COST_KEEP/$c-x$scale-$v-$r"
     fi
     awk -v c="$c" -v r="$r" -v v="$v" -v t0="$t0" -v t1="$t1" -v rc="$rc" -v l="$load1" \
         -v cnt="$cnt" -v mb="$mb" -v rb="$rb" -v cpuf="$work/cpu" '

@@ -25,6 +25,9 @@
 #   COST_SCALE    iteration multiplier (default 1; the size table uses 1 3 10)
 #   COST_CONFIGS  default "hpcg2 lulesh8 lulesh2" (see conf() below)
 #   COST_ENV      extra -x VAR=VALUE settings for both profiled variants
+#   COST_BASE_LIB another librpprof.so (e.g. a build before a change): adds
+#                 the variants "base" and "base_p0" (the same two settings with
+#                 it) to every round, so before and after share the rounds
 #   COST_KEEP     a directory: keep each profiled run's measurement directory
 #                 (rank files and profile.rpm) there as CONFIG-xSCALE-VARIANT-ROUND
 #   MPICC, MPIRUN, PYTHON
@@ -78,6 +81,8 @@ run_one() { # config round variant
     case $v in
     default) envs=(-x LD_PRELOAD="$lib" -x RP_OUTPUT="$work/meas" -x RP_K=5 -x RP_QUIET=1 "${xenv[@]}") ;;
     p0) envs=(-x LD_PRELOAD="$lib" -x RP_OUTPUT="$work/meas" -x RP_K=5 -x RP_QUIET=1 -x RP_PERIOD=0 "${xenv[@]}") ;;
+    base) envs=(-x LD_PRELOAD="$COST_BASE_LIB" -x RP_OUTPUT="$work/meas" -x RP_K=5 -x RP_QUIET=1 "${xenv[@]}") ;;
+    base_p0) envs=(-x LD_PRELOAD="$COST_BASE_LIB" -x RP_OUTPUT="$work/meas" -x RP_K=5 -x RP_QUIET=1 -x RP_PERIOD=0 "${xenv[@]}") ;;
     esac
     t0=$(date +%s.%N)
     # shellcheck disable=SC2086
@@ -110,10 +115,12 @@ run_one() { # config round variant
 
 echo "load before: $(uptime)" >&2
 variants=(plain default p0)
+[ -n "${COST_BASE_LIB:-}" ] && variants+=(base base_p0)
+nv=${#variants[@]}
 for c in $configs; do
     for ((r = 0; r < rounds; r++)); do
-        for ((j = 0; j < 3; j++)); do
-            run_one "$c" "$r" "${variants[$(((r + j) % 3))]}"
+        for ((j = 0; j < nv; j++)); do
+            run_one "$c" "$r" "${variants[$(((r + j) % nv))]}"
         done
     done
 done
@@ -131,7 +138,7 @@ def med(xs):
     return "%.3f (%.3f-%.3f)" % (statistics.median(xs), min(xs), max(xs)) if xs else "-"
 for c, rs in by.items():
     calls = statistics.median(float(r["plain"]["calls_per_rank_s"]) for r in rs.values() if "plain" in r)
-    for v in ("default", "p0"):
+    for v in ("default", "p0", "base", "base_p0"):
         lr, wr, cr, bpm, smp, smi, ovr, mb = [], [], [], [], [], [], [], []
         for r in rs.values():
             if "plain" not in r or v not in r:
@@ -149,6 +156,8 @@ for c, rs in by.items():
             if x["samples"]: smp.append(int(x["samples"])); smi.append(int(x["samples_mpi"] or 0))
             if x["overruns"]: ovr.append(int(x["overruns"]))
             if x["merged_bytes"]: mb.append(int(x["merged_bytes"]))
+        if not lr:
+            continue
         sm = "%d (%d %%)" % (statistics.median(smp), 100 * statistics.median(smi) / max(statistics.median(smp), 1)) if smp else "-"
         print("| %s | %.0f | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             c, calls, v, med(lr), med(wr), med(cr),

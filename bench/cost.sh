@@ -28,6 +28,8 @@
 #   COST_BASE_LIB another librpprof.so (e.g. a build before a change): adds
 #                 the variants "base" and "base_p0" (the same two settings with
 #                 it) to every round, so before and after share the rounds
+#   COST_VARIANTS the variants to run (default "plain default p0", plus the
+#                 base ones); the size table needs only "default p0"
 #   COST_KEEP     a directory: keep each profiled run's measurement directory
 #                 (rank files and profile.rpm) there as CONFIG-xSCALE-VARIANT-ROUND
 #   MPICC, MPIRUN, PYTHON
@@ -116,6 +118,7 @@ run_one() { # config round variant
 echo "load before: $(uptime)" >&2
 variants=(plain default p0)
 [ -n "${COST_BASE_LIB:-}" ] && variants+=(base base_p0)
+[ -n "${COST_VARIANTS:-}" ] && read -r -a variants <<<"$COST_VARIANTS"
 nv=${#variants[@]}
 for c in $configs; do
     for ((r = 0; r < rounds; r++)); do
@@ -137,7 +140,7 @@ print("|---|---|---|---|---|---|---|---|---|---|")
 def med(xs):
     return "%.3f (%.3f-%.3f)" % (statistics.median(xs), min(xs), max(xs)) if xs else "-"
 for c, rs in by.items():
-    calls = statistics.median(float(r["plain"]["calls_per_rank_s"]) for r in rs.values() if "plain" in r)
+    calls = statistics.median([float(r["plain"]["calls_per_rank_s"]) for r in rs.values() if "plain" in r] or [0])
     for v in ("default", "p0", "base", "base_p0"):
         lr, wr, cr, bpm, smp, smi, ovr, mb = [], [], [], [], [], [], [], []
         for r in rs.values():

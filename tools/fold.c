@@ -13,7 +13,10 @@
  *   1. symbols that print the same (kind, call-site flag, module, the
  *      function/file/line of every inlined frame; pseudo-frames also by
  *      offset, which names the MPI call or the cause of <unknown>) become
- *      one symbol;
+ *      one symbol.  Addresses without a symbol (frames.c's FRAMES_NOSYM:
+ *      "module+0xOFF", printed as "module [no symbols]") are one symbol
+ *      per module and flags: every pc sampled in the vDSO or a stripped
+ *      library was a context of its own;
  *   2. nodes with the same folded parent and the same symbol become one
  *      node, their metrics summed.
  *
@@ -23,6 +26,7 @@
  * file's layout; the tree's size is then bounded by the distinct source
  * contexts the program executes. */
 #include "fold.h"
+#include "frames.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -34,10 +38,12 @@ static uint64_t mix(uint64_t h, uint64_t v)
     return h * 0xC2B2AE3D27D4EB4Full;
 }
 
-static uint64_t sym_hash(const rp_profile *p, const rp_psym *y)
+static uint64_t sym_hash(const rp_profile *p, const rp_psym *y, int nosym)
 {
     uint64_t h = mix(mix(mix(y->kind, y->flags), y->module),
                      y->kind == RP_SYM_FRAME ? 0 : y->offset);
+    if (nosym)
+        return mix(h, 0xA5A5u);
     for (uint32_t f = 0; f < y->n; f++) {
         const rp_pframe *fr = &p->frames[y->first + f];
         h = mix(mix(mix(h, fr->func), fr->file), fr->line);
@@ -45,10 +51,15 @@ static uint64_t sym_hash(const rp_profile *p, const rp_psym *y)
     return mix(h, y->n);
 }
 
-static int sym_same(const rp_profile *p, const rp_psym *a, const rp_psym *b)
+static int sym_same(const rp_profile *p, const rp_psym *a, int a_nosym, const rp_psym *b,
+                    int b_nosym)
 {
-    if (a->kind != b->kind || a->flags != b->flags || a->module != b->module || a->n != b->n ||
-        (a->kind != RP_SYM_FRAME && a->offset != b->offset))
+    if (a->kind != b->kind || a->flags != b->flags || a->module != b->module ||
+        a_nosym != b_nosym || (a->kind != RP_SYM_FRAME && a->offset != b->offset))
+        return 0;
+    if (a_nosym)
+        return 1;
+    if (a->n != b->n)
         return 0;
     for (uint32_t f = 0; f < a->n; f++) {
         const rp_pframe *x = &p->frames[a->first + f], *y = &p->frames[b->first + f];
@@ -72,16 +83,21 @@ static int fold_syms(rp_profile *p, uint32_t *symmap)
     uint32_t ns = pow2_above(p->n_syms);
     uint32_t *slots = calloc(ns, sizeof *slots);   /* folded sym + 1 */
     rp_pframe *frames = malloc((size_t)(p->n_frames ? p->n_frames : 1) * sizeof *frames);
-    if (!slots || !frames) {
+    uint8_t *nosym = malloc(p->n_syms ? p->n_syms : 1);   /* of the kept symbols */
+    if (!slots || !frames || !nosym) {
         free(slots);
         free(frames);
+        free(nosym);
         return -1;
     }
     uint32_t n = 0, nf = 0;
     for (uint32_t i = 0; i < p->n_syms; i++) {
         rp_psym y = p->syms[i];
-        uint32_t j = (uint32_t)sym_hash(p, &y) & (ns - 1);
-        while (slots[j] && !sym_same(p, &p->syms[slots[j] - 1], &y))
+        /* frames_kind reads p->syms[i] and the old frames: i is not yet
+         * overwritten (kept symbols go to indices <= i) */
+        int ns_y = frames_kind(p, i) == FRAMES_NOSYM;
+        uint32_t j = (uint32_t)sym_hash(p, &y, ns_y) & (ns - 1);
+        while (slots[j] && !sym_same(p, &p->syms[slots[j] - 1], nosym[slots[j] - 1], &y, ns_y))
             j = (j + 1) & (ns - 1);
         if (slots[j]) {
             symmap[i] = slots[j] - 1;
@@ -91,6 +107,7 @@ static int fold_syms(rp_profile *p, uint32_t *symmap)
          * unread one; their frames are copied out to the new array. */
         memcpy(frames + nf, p->frames + y.first, (size_t)y.n * sizeof *frames);
         p->syms[n] = y;
+        nosym[n] = (uint8_t)ns_y;
         slots[j] = n + 1;
         symmap[i] = n++;
         /* p->syms[n - 1].first still points into the old frame array,
@@ -104,6 +121,7 @@ static int fold_syms(rp_profile *p, uint32_t *symmap)
         at += p->syms[i].n;
     }
     free(slots);
+    free(nosym);
     free(p->frames);
     p->frames = frames;
     p->n_frames = nf;

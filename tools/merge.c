@@ -619,10 +619,12 @@ int merge_dir(const char *dir, const rp_merge_opts *o, rp_profile *p)
     p->n_counters = s.n_counters;
     s.counters = NULL;
 
-    if (build_profile(&s, p) != 0 || profile_fold(p) != 0)
+    if (build_profile(&s, p) != 0)
+        goto oom;
+    p->strs = strtab_take(&s.strs, &p->n_strs);   /* fold reads the names */
+    if (profile_fold(p) != 0)
         goto oom;
     clamp_paths(p);
-    p->strs = strtab_take(&s.strs, &p->n_strs);
     rc = 0;
     goto out;
 oom:

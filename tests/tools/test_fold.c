@@ -3,8 +3,9 @@
  * one caller (must become one node, metrics summed), the same line reached
  * through two different callers (must stay two nodes), a call site and a
  * leaf of the same line (flags differ: stay apart), two causes of
- * <unknown> (offset differs: stay apart), and a child of a folded node
- * (must hang under the surviving node). */
+ * <unknown> (offset differs: stay apart), a child of a folded node (must
+ * hang under the surviving node), and two addresses of a library without
+ * symbols ("libx.so+0x..", printed "libx.so [no symbols]": one node). */
 #include <stdlib.h>
 #include <string.h>
 #include "fold.h"
@@ -16,7 +17,12 @@ int main(void)
 {
     rp_profile p;
     memset(&p, 0, sizeof p);
-    /* strings: 0 "", 1 main, 2 a.c, 3 kern, 4 <unknown>, 5 helper */
+    /* strings: 0 "", 1 main, 2 a.c, 3 kern, 4 <unknown>, 5 helper, 6 the
+     * program, 7 the library, 8 and 9 its unsymbolised addresses */
+    static char *strs[] = {"", "main", "a.c", "kern", "<unknown>", "helper", "/bin/app",
+                           "/lib/libx.so", "libx.so+0x10", "libx.so+0x20"};
+    p.strs = strs;
+    p.n_strs = sizeof strs / sizeof strs[0];
     /* frames */
     static rp_pframe fr[] = {
         {1, 2, 10},   /* 0: main a.c:10 (call site) */
@@ -28,6 +34,8 @@ int main(void)
         {4, 0, 0},    /* 6: <unknown> cause 2 */
         {3, 2, 20},   /* 7: kern a.c:20 as a call site */
         {5, 2, 31},   /* 8: helper a.c:31 */
+        {8, 0, 0},    /* 9: libx.so+0x10 */
+        {9, 0, 0},    /* 10: libx.so+0x20 */
     };
     static rp_psym sy[] = {
         {RP_SYM_FRAME, RP_SYMF_CALLSITE, 6, 0x100, 0, 1},   /* 0 main */
@@ -39,6 +47,8 @@ int main(void)
         {RP_SYM_UNKNOWN, 0, 0, 2, 6, 1},                    /* 6 cause 2 */
         {RP_SYM_FRAME, RP_SYMF_CALLSITE, 6, 0x20c, 7, 1},   /* 7 kern call site */
         {RP_SYM_FRAME, 0, 6, 0x310, 8, 1},                  /* 8 helper leaf */
+        {RP_SYM_FRAME, 0, 7, 0x10, 9, 1},                   /* 9 libx, no symbol */
+        {RP_SYM_FRAME, 0, 7, 0x20, 10, 1},                  /* 10 libx, no symbol */
     };
     static rp_pnode nd[] = {
         {UINT32_MAX, UINT32_MAX}, /* 0 root */
@@ -53,6 +63,8 @@ int main(void)
         {8, 8},                   /* 9 main > kern cs > helper leaf */
         {1, 7},                   /* 10 main > kern (call site, again) -> folds into 8 */
         {10, 8},                  /* 11 ... > helper leaf -> folds into 9 */
+        {1, 9},                   /* 12 main > libx+0x10 */
+        {1, 10},                  /* 13 main > libx+0x20 -> folds into 12 */
     };
     const uint32_t nn = sizeof nd / sizeof nd[0];
     p.n_frames = sizeof fr / sizeof fr[0];
@@ -74,9 +86,9 @@ int main(void)
         }
 
     CHECK_EQ(profile_fold(&p), 0);
-    CHECK_EQ(p.n_nodes, nn - 3);
-    CHECK_EQ(p.n_syms, 9u - 2u);   /* kern pc2 and pc3 fold into pc1 */
-    CHECK_EQ(p.n_frames, 7u);
+    CHECK_EQ(p.n_nodes, nn - 4);
+    CHECK_EQ(p.n_syms, 11u - 3u);   /* kern pc2, pc3 into pc1; libx+0x20 into +0x10 */
+    CHECK_EQ(p.n_frames, 8u);
     int64_t sum[NM] = {0};
     for (uint32_t i = 0; i < p.n_nodes; i++) {
         CHECK(i == 0 || p.nodes[i].parent < i);
@@ -106,6 +118,9 @@ int main(void)
     }
     CHECK_EQ(p.frames[p.syms[p.nodes[2].sym].first].line, 20u);
     CHECK_EQ(p.frames[p.syms[p.nodes[8].sym].first].line, 31u);
+    /* the library's two addresses: one node under main, both metrics */
+    CHECK_EQ(p.nodes[9].parent, 1u);
+    CHECK_EQ(p.metrics[9 * NM + 0], (int64_t)(120 + 130));
     /* folding twice changes nothing */
     uint32_t n1 = p.n_nodes;
     CHECK_EQ(profile_fold(&p), 0);

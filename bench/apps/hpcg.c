@@ -8,12 +8,13 @@
  * 1 on the coarsest, 1 for the SpMV of the search direction) and 3
  * MPI_Allreduce dot products.  The stencil is applied matrix-free (diagonal
  * 26, off-diagonals -1), so nothing but the arithmetic differs from HPCG.
- * With --n 16 at 2 ranks this makes about 90 k MPI calls per rank per
- * second on the 2-core test machine, HPCG 16^3's rate.  --iters is the
- * number of CG iterations (restarted every 50 with the same right-hand side
- * so the run stays deterministic and never converges to nothing).
- * --work-us W adds W us of work before every halo exchange (not needed for
- * the HPCG rate).  Options: bench/apps/common.h (--n = nx, must be a
+ * --iters is the number of CG iterations (restarted every 50 with the same
+ * right-hand side, so the run stays deterministic and never converges to
+ * nothing).  --work-us W adds W us of the calibrated loop twice per
+ * V-cycle level: bench/cost.sh uses --n 16 --work-us 25 at 2 ranks, 62 k to
+ * 110 k MPI calls per rank per second on the shared 2-core test machine
+ * (HPCG 16^3: about 90 k; the arithmetic alone, without --work-us, makes
+ * 180 k).  Options: bench/apps/common.h (--n = nx, must be a
  * multiple of 8). */
 #include "common.h"
 

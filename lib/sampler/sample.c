@@ -328,7 +328,8 @@ static void on_sigprof(int sig, siginfo_t *si, void *ucv)
         int64_t w = now > from ? now - from : 0;
         cct_add(&g_cct, node, RP_MET_MPI, w);
         int64_t ts = g_st->task_start_ns;
-        if (ts != g_ended_task && !__atomic_load_n(&g_other_in_mpi, __ATOMIC_SEQ_CST)) {
+        int other = __atomic_load_n(&g_other_in_mpi, __ATOMIC_SEQ_CST);
+        if (ts != g_ended_task && !other) {
             /* A local MPI call inside a running task (not an event): its
              * time is part of the task's cost, so count it as charged,
              * or the carry would hand it to a task sample as well. */
@@ -337,7 +338,7 @@ static void on_sigprof(int sig, siginfo_t *si, void *ucv)
                 g_attr_ns = 0;
             }
             g_attr_ns += w;
-        } else if (g_timer_ok && !g_st->timer_backoff) {
+        } else if (!other && g_timer_ok && !g_st->timer_backoff) {
             /* An event call (the task has ended) that is still inside
              * MPI at a sample is waiting: sample the rest of it at
              * 1/RP_MPI_BACKOFF the rate.  Each MPI sample weighs the time
@@ -345,6 +346,8 @@ static void on_sigprof(int sig, siginfo_t *si, void *ucv)
              * tail, so the MPI column loses nothing; the rank is woken
              * 8 times less (issue 16).  A doubled period stays a multiple
              * of the base one, so aligned ranks still meet. */
+            /* (Only the main thread's own calls: their rp_leave runs on
+             * the main thread, which owns the CCT.) */
             g_st->timer_backoff = 1;
             set_period(g_cur_period_ns * RP_MPI_BACKOFF);
             rp_sample_cnt.mpi_backoffs++;
@@ -430,6 +433,8 @@ void sample_mpi_leave(void)
     if (!g_timer_ok || !g_running)
         return;
     set_period(g_cur_period_ns);
+    if (!t_is_main)   /* the CCT is the main thread's: no tail then */
+        return;
     /* The tail of the wait since its last sample, to that sample's MPI
      * context (the handler is fenced off the CCT meanwhile). */
     g_cct_busy = 1;

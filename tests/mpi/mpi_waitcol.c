@@ -1,7 +1,9 @@
 /* mpi_waitcol.c - a rank that waits long inside MPI (issue 16): rank 1
  * sleeps ITERS x MS milliseconds (nanosleep) before each send, rank 0 waits
- * in MPI_Recv for it.  Rank 0 prints its measured wait on stdout
- * ("wait_s <seconds>"), the truth for the MPI column of the profile. */
+ * in MPI_Recv for it, then works (sleeps) MS/2 ms itself, so its task
+ * samples show whether the timer ran at its full rate again after each
+ * wait.  Rank 0 prints its measured wait on stdout ("wait_s <seconds>"),
+ * the truth for the MPI column of the profile. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +26,8 @@ int main(int argc, char **argv)
             double t0 = MPI_Wtime();
             MPI_Recv(&x, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
             wait += MPI_Wtime() - t0;
+            struct timespec ts = {ms / 2000, (ms % 2000) * 500000L};
+            nanosleep(&ts, NULL);
         }
     }
     if (rank == 0)

@@ -11,7 +11,9 @@ import sys
 
 NAMES = ["pathset_msgs_sent", "pathset_msgs_received", "pathset_bytes_sent",
          "pathset_decode_errors", "send_pool_grown", "send_pool_waits",
-         "pathset_unmatched", "collective_joins", "items_dropped"]
+         "pathset_unmatched", "collective_joins", "items_dropped",
+         "samples", "samples_mpi", "samples_dropped", "samples_skipped",
+         "period_doublings", "timer_overruns", "main_thread_cpu_us"]
 
 
 def main():

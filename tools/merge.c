@@ -10,6 +10,9 @@
  *
  * Symbolisation happens afterwards, once per distinct (module, lookup
  * address): a node with children is a call site, looked up at offset-1.
+ * Then fold.c folds the tree by what prints the same (function, file and
+ * line of every frame), so its size follows the program's source, not the
+ * number of distinct pcs a long run happens to sample.
  *
  * Phase statistics are not summed: after every phase-ending collective all
  * ranks hold the same k paths, so every rank records the same per-phase
@@ -17,6 +20,7 @@
  * (lowest rank on ties) and warns if other ranks disagree. */
 #define _GNU_SOURCE
 #include "merge.h"
+#include "fold.h"
 #include "rankfiles.h"
 #include "format/rpenc.h"
 #include "format/rpfile.h"
@@ -622,8 +626,10 @@ int merge_dir(const char *dir, const rp_merge_opts *o, rp_profile *p)
 
     if (build_profile(&s, p) != 0)
         goto oom;
+    p->strs = strtab_take(&s.strs, &p->n_strs);   /* fold reads the names */
+    if (profile_fold(p) != 0)
+        goto oom;
     clamp_paths(p);
-    p->strs = strtab_take(&s.strs, &p->n_strs);
     rc = 0;
     goto out;
 oom:

@@ -60,6 +60,11 @@ typedef struct rp_state {
      * with in_mpi > 0, before it calls sample_task_end); MPI samples weigh
      * now - max(previous sample, mpi_enter_ns).  Added by sample.c. */
     int64_t    mpi_enter_ns;
+    /* 1 while the sampler's timer runs RP_MPI_BACKOFF times slower because
+     * the current event call was sampled waiting (issue 16: a waiting rank
+     * needs no sample a period).  Set by the handler; the wrapper's return
+     * (rp_leave) calls sample_mpi_leave() while it is set. */
+    volatile sig_atomic_t timer_backoff;
     int64_t    finalize_ns;         /* MPI_Finalize entered (end of the last task) */
     /* Next checkpoint inside a long phase (lib/runtime/fault.c), 0 = none:
      * the event entry compares its clock read with it. */

@@ -59,6 +59,10 @@ static inline void rp_enter(int fn)
 /* Return of an event: the next task starts now. */
 static inline void rp_leave(void)
 {
+    /* The sampler slowed its timer for a waiting call (issue 16); restored
+     * while in_mpi is still raised, so no task sample sees the slow timer. */
+    if (__builtin_expect(rp_rt.timer_backoff, 0))
+        sample_mpi_leave();
     /* atomic (a plain 8-byte store on x86-64): worker threads' handlers
      * read it to tag their samples with the current task */
     __atomic_store_n(&rp_rt.task_start_ns, rp_now_ns(), __ATOMIC_RELAXED);

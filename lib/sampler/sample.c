@@ -123,6 +123,7 @@ static int64_t  g_carried_ns;       /* task time not charged to a sample yet */
 static int64_t  g_attr_task;        /* task_start_ns of the task being charged */
 static int64_t  g_attr_ns;          /* charged to samples of that task so far */
 static int64_t  g_ended_task = INT64_MIN; /* task_start_ns of the last ended task */
+static uint32_t g_mpi_node;         /* CCT node of the last MPI sample */
 
 pid_t sample_main_tid(void) { return g_main_tid; }
 rp_cct *sample_cct(void) { return g_cct_ok ? &g_cct : NULL; }
@@ -349,7 +350,8 @@ static void on_sigprof(int sig, siginfo_t *si, void *ucv)
         int64_t w = now > from ? now - from : 0;
         cct_add(&g_cct, node, RP_MET_MPI, w);
         int64_t ts = g_st->task_start_ns;
-        if (ts != g_ended_task && !__atomic_load_n(&g_other_in_mpi, __ATOMIC_SEQ_CST)) {
+        int other = __atomic_load_n(&g_other_in_mpi, __ATOMIC_SEQ_CST);
+        if (ts != g_ended_task && !other) {
             /* A local MPI call inside a running task (not an event): its
              * time is part of the task's cost, so count it as charged,
              * or the carry would hand it to a task sample as well. */
@@ -358,7 +360,21 @@ static void on_sigprof(int sig, siginfo_t *si, void *ucv)
                 g_attr_ns = 0;
             }
             g_attr_ns += w;
+        } else if (!other && g_timer_ok && !g_st->timer_backoff) {
+            /* An event call (the task has ended) that is still inside
+             * MPI at a sample is waiting: sample the rest of it at
+             * 1/RP_MPI_BACKOFF the rate.  Each MPI sample weighs the time
+             * since the previous one, and sample_mpi_leave charges the
+             * tail, so the MPI column loses nothing; the rank is woken
+             * 8 times less (issue 16).  A doubled period stays a multiple
+             * of the base one, so aligned ranks still meet. */
+            /* (Only the main thread's own calls: their rp_leave runs on
+             * the main thread, which owns the CCT.) */
+            g_st->timer_backoff = 1;
+            set_period(g_cur_period_ns * RP_MPI_BACKOFF);
+            rp_sample_cnt.mpi_backoffs++;
         }
+        g_mpi_node = node;
         rp_sample_cnt.samples++;
         rp_sample_cnt.samples_mpi++;
     } else {
@@ -378,6 +394,14 @@ static void on_sigprof(int sig, siginfo_t *si, void *ucv)
         cct_add(&g_cct, node, RP_MET_RANK, w);
         rp_sample_cnt.samples++;
         int64_t periods = 1 + (int64_t)(si->si_overrun > 0 ? si->si_overrun : 0);
+        if (g_st->timer_backoff) {
+            /* The call's return did not restore the period (a wrapper
+             * without rp_leave, or a signal between its check and here):
+             * this interval was a slow one. */
+            periods *= RP_MPI_BACKOFF;
+            g_st->timer_backoff = 0;
+            set_period(g_cur_period_ns);
+        }
         if (push_task_sample(node, g_cur_period_ns * periods, periods) != 0)
             rp_sample_cnt.samples_dropped++;
     }
@@ -421,6 +445,32 @@ void sample_task_end(int64_t task_cost_ns)
         g_carried_ns += task_cost_ns - charged;
     g_attr_task = INT64_MIN;
     g_attr_ns = 0;
+}
+
+void sample_mpi_leave(void)
+{
+    /* in_mpi > 0: a signal from here on is an MPI sample.  Clear the flag
+     * first: a handler that sets it again in between leaves at worst one
+     * more (harmless) restore for the next return. */
+    g_st->timer_backoff = 0;
+    barrier();
+    if (!g_timer_ok || !g_running)
+        return;
+    set_period(g_cur_period_ns);
+    if (!t_is_main)   /* the CCT is the main thread's: no tail then */
+        return;
+    /* The tail of the wait since its last sample, to that sample's MPI
+     * context (the handler is fenced off the CCT meanwhile). */
+    g_cct_busy = 1;
+    barrier();
+    int64_t now = rp_now_ns();
+    int64_t from = g_last_sample_ns > g_st->mpi_enter_ns ? g_last_sample_ns : g_st->mpi_enter_ns;
+    if (g_cct_ok && now > from) {
+        cct_add(&g_cct, g_mpi_node, RP_MET_MPI, now - from);
+        g_last_sample_ns = now;
+    }
+    barrier();
+    g_cct_busy = 0;
 }
 
 static void atfork_child(void)
@@ -623,6 +673,7 @@ int sample_export(rp_cct_export *d, uint32_t k, uint64_t *cnt)
     c[RP_CNT_CCT_FULL] = g_cct_ok ? g_cct.full : 0;
     c[RP_CNT_PERIOD_DOUBLINGS] = rp_sample_cnt.period_doublings;
     c[RP_CNT_TIMER_OVERRUNS] = rp_sample_cnt.timer_overruns;
+    c[RP_CNT_MPI_BACKOFFS] = rp_sample_cnt.mpi_backoffs;
     c[RP_CNT_THREADS_SAMPLED] = __atomic_load_n(&rp_thr_cnt.threads_sampled, __ATOMIC_RELAXED);
     c[RP_CNT_THREAD_SAMPLES] = rp_thr_cnt.samples;
     c[RP_CNT_THREAD_SAMPLES_CHARGED] = rp_thr_cnt.charged;

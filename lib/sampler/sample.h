@@ -36,6 +36,7 @@ typedef struct rp_sample_counters {
     uint64_t period_doublings;  /* adaptive sampling steps */
     uint64_t timer_overruns;    /* expirations merged by the kernel */
     uint64_t samples_paused;    /* main-thread samples while MPI_Pcontrol(0) */
+    uint64_t mpi_backoffs;      /* event calls sampled at 1/RP_MPI_BACKOFF the rate */
 } rp_sample_counters;
 extern rp_sample_counters rp_sample_cnt;
 #ifdef RP_SAMPLE_TIMING
@@ -81,6 +82,14 @@ void sample_stop(void);
  * of it that no sample has been charged for is carried to the next task
  * sample, so the task-sample weights of a rank sum to its total task time. */
 void sample_task_end(int64_t task_cost_ns);
+/* Return of an event call during which the timer was slowed (st->
+ * timer_backoff set by the handler): restores the period and charges the
+ * wait's tail since its last sample to that sample's MPI context.  Called
+ * with in_mpi still > 0.  Normal context, main thread. */
+void sample_mpi_leave(void);
+/* A sample inside an event call slows the timer this many times for the
+ * rest of the call (doc/sampling.md "Waiting ranks"). */
+#define RP_MPI_BACKOFF 8
 /* Phase end: called by commit_phase for every (path, item) pair so the
  * sample's weight lands in the CCT node's path column. */
 void sample_commit_item(void *ctx, uint32_t path, const struct rp_item *item, uint32_t idx);

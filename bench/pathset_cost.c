@@ -13,7 +13,7 @@
  * A CPU-bound loop is far less sensitive to other jobs on the machine than a
  * ping-pong: the figure is the minimum over repetitions.
  *
- * usage: pathset_cost [k] [iv] [iters]      prints one line:
+ * usage: pathset_cost [k] [iv] [iters] [repr|paper|topk]   prints one line:
  *   COST k=.. iv=.. wire_bytes=.. encode_ns=.. decode_ns=.. join_ns=.. joinwire_ns=..
  *        add_cost_ns=.. per_msg_ns=..
  */
@@ -21,9 +21,12 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include "core/pathset.h"
 #include "core/wire.h"
+
+static rp_select_mode SEL = RP_SELECT_REPR;   /* argv[4] */
 
 static int64_t now_ns(void)
 {
@@ -45,7 +48,7 @@ static void fill(rp_pathset *ps, uint32_t k, uint32_t iv, int64_t base, uint32_t
     for (uint32_t i = 1; i < k; i++) {
         pathset_reset(&TMP);
         pathset_add_cost(&TMP, base + 1000 * (int64_t)i);
-        pathset_join(ps, &TMP, RP_SELECT_REPR);
+        pathset_join(ps, &TMP, SEL);
     }
     for (uint32_t j = 0; j < iv; j++)   /* alternate ranks: one interval per item */
         pathset_extend(ps, (j & 1) ? rank ^ 1 : rank, (uint16_t)j, RP_SUMMARY_PROF, &rng);
@@ -56,6 +59,9 @@ int main(int argc, char **argv)
     uint32_t k = argc > 1 ? (uint32_t)atoi(argv[1]) : 5;
     uint32_t iv = argc > 2 ? (uint32_t)atoi(argv[2]) : 0;
     long iters = argc > 3 ? atol(argv[3]) : 200000;
+    if (argc > 4)
+        SEL = !strcmp(argv[4], "paper") ? RP_SELECT_PAPER
+            : !strcmp(argv[4], "topk")  ? RP_SELECT_TOPK : RP_SELECT_REPR;
     uint32_t iv_cap = 32;
     if (k < 1 || k > 64 || iv > iv_cap || iters < 1) {
         fprintf(stderr, "usage: pathset_cost [k 1..64] [iv 0..32] [iters]\n");
@@ -92,7 +98,7 @@ int main(int argc, char **argv)
         int64_t t3 = now_ns();
         for (long i = 0; i < iters; i++) {
             pathset_copy(&TMP, &B);
-            pathset_join(&TMP, &IN, RP_SELECT_REPR);
+            pathset_join(&TMP, &IN, SEL);
             sink += TMP.n;
         }
         int64_t t4 = now_ns();
@@ -106,7 +112,7 @@ int main(int argc, char **argv)
             pathset_add_cost(s, 100 + (i & 63));
             size_t n = pathset_encode(s, buf, cap);
             pathset_add_cost(r, 90 + (i & 31));
-            sink += (uint64_t)pathset_join_wire(r, buf, n, RP_SELECT_REPR);
+            sink += (uint64_t)pathset_join_wire(r, buf, n, SEL);
         }
         int64_t t6 = now_ns();
         /* the join from the bytes of A's set (B copied to TMP first, as above) */
@@ -114,7 +120,7 @@ int main(int argc, char **argv)
         int64_t t7 = now_ns();
         for (long i = 0; i < iters; i++) {
             pathset_copy(&TMP, &B);
-            sink += (uint64_t)pathset_join_wire(&TMP, buf, wa, RP_SELECT_REPR);
+            sink += (uint64_t)pathset_join_wire(&TMP, buf, wa, SEL);
         }
         int64_t t8 = now_ns();
         double d = (double)iters;

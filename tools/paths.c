@@ -194,13 +194,16 @@ uint32_t run_level_path(const rp_run *run, uint64_t q, uint32_t j)
         return 0;
     const rp_pathsum *ps = &run->first->pathsums[run->ps_first[q]];
     int64_t cost[n];
-    float lw[n];
+    double w[n];
     uint32_t map[k];
-    for (uint32_t i = 0; i < n; i++) {
+    float mx = ps[0].lw;
+    for (uint32_t i = 1; i < n; i++)
+        mx = ps[i].lw > mx ? ps[i].lw : mx;
+    for (uint32_t i = 0; i < n; i++) {   /* the file keeps log2 of the weights */
         cost[i] = ps[i].cost_ns;
-        lw[i] = ps[i].lw;
+        w[i] = select_exp2((double)ps[i].lw - (double)mx);
     }
-    select_levels(cost, lw, n, k, (rp_select_mode)run->first->select, map);
+    select_levels(cost, w, n, k, (rp_select_mode)run->first->select, map);
     return map[j];
 }
 

@@ -1,6 +1,5 @@
 /* pathset.c - a rank's set of up to k paths: maintenance and the join
  * (paper Fig. 3 and 5).  The wire format is wire.c's. */
-#include <math.h>
 #include <stdlib.h>
 #include <stddef.h>
 #include <string.h>
@@ -57,12 +56,13 @@ static void path_clear(rp_path *p)
     p->n_evicted = 0;
     p->sampled_us = 0;
     p->dropped_us = 0;
-    p->lw = 0.0f;   /* one path: the phase's start */
+    p->w = 1.0f;   /* one path: the phase's start */
 }
 
 void pathset_reset(rp_pathset *ps)
 {
     path_clear(&ps->p[0]);
+    ps->wexp = 0;
     ps->n = 1;
 }
 
@@ -117,6 +117,7 @@ void pathset_copy(rp_pathset *dst, const rp_pathset *src)
     for (uint32_t i = 0; i < n; i++)
         path_copy_into(&dst->p[i], &src->p[i], dst->iv_cap);
     dst->n = n;
+    dst->wexp = src->wexp;
 }
 
 /* ---- join ----------------------------------------------------------- */
@@ -191,7 +192,8 @@ static void apply_picks(rp_pathset *mine, const rp_path *const *pick, uint32_t m
     mine->n = m;
 }
 
-static int join_fast(rp_pathset *mine, const rp_path *in, uint32_t nb, rp_select_mode sel);
+static int join_fast(rp_pathset *mine, const rp_path *in, uint32_t nb, rp_select_mode sel,
+                     int32_t in_wexp);
 
 /* mine <- select_k(mine U in[0..nb)).  The fast case (both sides in
  * select_path_cmp order without duplicates, as selection output and
@@ -232,109 +234,197 @@ static void join_paths(rp_pathset *mine, const rp_path *in, uint32_t nb, int in_
     apply_picks(mine, pick, m);
 }
 
-/* log2(sum of 2^v[i]), summed in ascending order so every rank gets the
- * same float whatever order the duplicates came in. */
-static float log2_sum(float *v, uint32_t n)
+/* 2^e as a double, for -1022 <= e <= 1023 (weights' scales differ by far
+ * less: see rescale). */
+static double pow2i(int64_t e)
+{
+    if (e < -1022)
+        return 0.0;
+    union { uint64_t u; double d; } b = { (uint64_t)(e + 1023) << 52 };
+    return b.d;
+}
+
+/* mine->p[0..m) get weights nw[] (scale 2^E), brought back so the largest
+ * lies in [1, 2^32) by a power of two (exact). */
+static void set_weights(rp_pathset *mine, const double *nw, uint32_t m, int64_t E)
+{
+    double mx = 0;
+    for (uint32_t q = 0; q < m; q++)
+        mx = nw[q] > mx ? nw[q] : mx;
+    union { double d; uint64_t u; } b = { mx };
+    int64_t e = mx > 0 ? (int64_t)((b.u >> 52) & 0x7ff) - 1023 : 0;
+    double f = 1.0;
+    if (e < 0 || e >= 32) {
+        f = pow2i(-e);
+        E += e;
+    }
+    for (uint32_t q = 0; q < m; q++)
+        mine->p[q].w = (float)(nw[q] * f);
+    mine->wexp = (int32_t)(E < -(1 << 30) ? -(1 << 30) : E > (1 << 30) ? (1 << 30) : E);
+}
+
+/* Sum of v[0..n) in ascending order, so every rank gets the same bits
+ * whatever order the duplicates came in. */
+static double sum_sorted(double *v, uint32_t n)
 {
     for (uint32_t i = 1; i < n; i++)      /* insertion sort: n is tiny */
         for (uint32_t j = i; j > 0 && v[j] < v[j - 1]; j--) {
-            float t = v[j];
+            double t = v[j];
             v[j] = v[j - 1];
             v[j - 1] = t;
         }
-    double mx = v[n - 1], s = 0;
+    double s = 0;
     for (uint32_t i = 0; i < n; i++)
-        s += exp2((double)v[i] - mx);
-    return (float)(mx + log2(s));
+        s += v[i];
+    return s;
 }
 
-/* RP_SELECT=repr: mine <- the weighted selection of mine U in.  Equal paths
- * on both sides are distinct paths of the graph with the same cost and
- * summary (or, in a collective, the same path reached twice): one
- * candidate with the weights added (select.c: select_weighted). */
-static void join_weighted(rp_pathset *mine, const rp_path *in, uint32_t nb)
+/* RP_SELECT=repr: mine <- the weighted selection of mine U in (in's
+ * weights are in[i].w * 2^in_wexp).  Equal paths on both sides are
+ * distinct paths of the graph with the same cost and summary (or, in a
+ * collective, the same path reached twice): one candidate with the
+ * weights added (select.c: select_weighted).  No exp/log: the scales are
+ * powers of two, and the result is brought back near 1 by a power of two,
+ * so it is exact up to the float the weights are stored in. */
+static void join_weighted(rp_pathset *mine, const rp_path *in, uint32_t nb, int in_sorted,
+                          int32_t in_wexp)
 {
     uint32_t k = mine->k_cap, na = mine->n, n = 0, nu = 0, m;
-    const rp_path *cand[na + nb];
-    for (uint32_t i = 0; i < na; i++)
-        cand[n++] = &mine->p[i];
-    for (uint32_t j = 0; j < nb; j++)
-        cand[n++] = &in[j];
-    select_sort((rp_path **)cand, n);
-    const rp_path *u[n];
-    int64_t cost[n];
-    float lw[n], dup[n];
-    for (uint32_t i = 0; i < n;) {
-        uint32_t j = i, nd = 0;
-        while (j < n && (j == i || select_path_cmp(cand[i], cand[j]) == 0))
-            dup[nd++] = cand[j++]->lw;
-        u[nu] = cand[i];
-        cost[nu] = cand[i]->cost_ns;
-        lw[nu++] = nd == 1 ? dup[0] : log2_sum(dup, nd);
-        i = j;
+    const rp_path *u[na + nb];
+    int64_t cost[na + nb];
+    double w[na + nb];
+    int64_t E = mine->wexp > in_wexp ? mine->wexp : in_wexp;
+    double fa = pow2i((int64_t)mine->wexp - E), fb = pow2i((int64_t)in_wexp - E);
+    if (in_sorted && select_sorted_unique(mine->p, na)) {
+        /* the usual case: one merge pass; an equal pair's weights add */
+        const rp_path *a = mine->p;
+        uint32_t i = 0, j = 0;
+        while (i < na || j < nb) {
+            int c = i == na ? 1 : j == nb ? -1
+                  : a[i].cost_ns > in[j].cost_ns ? -1
+                  : a[i].cost_ns < in[j].cost_ns ? 1 : select_path_cmp(&a[i], &in[j]);
+            const rp_path *p = c <= 0 ? &a[i] : &in[j];
+            double x = c <= 0 ? a[i].w * fa : in[j].w * fb;
+            if (c == 0) {
+                double two[2] = {x, in[j].w * fb};
+                x = sum_sorted(two, 2);
+                j++;
+            }
+            c <= 0 ? i++ : j++;
+            u[nu] = p;
+            cost[nu] = p->cost_ns;
+            w[nu++] = x;
+        }
+    } else {
+        const rp_path *cand[na + nb];
+        double dup[na + nb];
+        for (uint32_t i = 0; i < na; i++)
+            cand[n++] = &mine->p[i];
+        for (uint32_t j = 0; j < nb; j++)
+            cand[n++] = &in[j];
+        const rp_path *mine_end = mine->p + na;
+        select_sort((rp_path **)cand, n);
+        for (uint32_t i = 0; i < n;) {
+            uint32_t j = i, nd = 0;
+            while (j < n && (j == i || select_path_cmp(cand[i], cand[j]) == 0)) {
+                const rp_path *c = cand[j++];
+                int own = c >= mine->p && c < mine_end;
+                dup[nd++] = c->w * (own ? fa : fb);
+            }
+            u[nu] = cand[i];
+            cost[nu] = cand[i]->cost_ns;
+            w[nu++] = nd == 1 ? dup[0] : sum_sorted(dup, nd);
+            i = j;
+        }
     }
     uint32_t pick[k];
-    float nlw[k];
+    double nw[k];
     const rp_path *pk[k];
-    select_weighted(cost, lw, nu, k, pick, nlw, &m);
+    select_weighted(cost, w, nu, k, pick, nw, &m);
     for (uint32_t q = 0; q < m; q++)
         pk[q] = u[pick[q]];
     apply_picks(mine, pk, m);
-    for (uint32_t q = 0; q < m; q++)
-        mine->p[q].lw = nlw[q];
+    set_weights(mine, nw, m, E);
 }
 
 void pathset_join(rp_pathset *mine, const rp_pathset *in, rp_select_mode sel)
 {
     if (in == mine || in->n == 0)
         return;  /* joining with itself or nothing changes nothing */
-    if (sel == RP_SELECT_REPR) {
-        join_weighted(mine, in->p, in->n);
-        return;
-    }
     int sorted = select_sorted_unique(in->p, in->n);
-    if (!sorted || !join_fast(mine, in->p, in->n, sel))
+    if (sorted && join_fast(mine, in->p, in->n, sel, in->wexp))
+        return;
+    if (sel == RP_SELECT_REPR)
+        join_weighted(mine, in->p, in->n, sorted, in->wexp);
+    else
         join_paths(mine, in->p, in->n, sorted, sel);
 }
 
 /* The join of every received message, for the usual case: k <= 64 (so
- * slots and picks fit in bit masks and bytes), REPR with its pick table or
- * TOPK, and mine in order.  Equal to join_paths, in about half the
+ * slots and picks fit in bit masks and bytes), repr (weighted), paper with
+ * its pick table or topk, and mine in order.  Equal to join_paths, in about half the
  * instructions: it runs on the receiver's critical path, ahead of its
  * next send.  Returns 0 when it does not apply (nothing changed). */
-static int join_fast(rp_pathset *mine, const rp_path *in, uint32_t nb, rp_select_mode sel)
+static int join_fast(rp_pathset *mine, const rp_path *in, uint32_t nb, rp_select_mode sel,
+                     int32_t in_wexp)
 {
     uint32_t k = mine->k_cap, na = mine->n;
     rp_path *a = mine->p;
-    if (k > 64 || sel == RP_SELECT_REPR || (sel == RP_SELECT_PAPER && !mine->repr_tab) ||
-        !select_sorted_unique(a, na))
+    if (k > 64 || (sel == RP_SELECT_PAPER && !mine->repr_tab) || !select_sorted_unique(a, na))
         return 0;
-    /* merged order as codes: mine's index, or 0x80 | in's index */
+    /* merged order as codes: mine's index, or 0x80 | in's index; under
+     * repr also each candidate's cost and weight (scale 2^E; an equal pair's
+     * weights add, summed in ascending order so both orders agree) */
+    int weighted = sel == RP_SELECT_REPR;
+    int64_t E = mine->wexp > in_wexp ? mine->wexp : in_wexp;
+    double fa = pow2i((int64_t)mine->wexp - E), fb = pow2i((int64_t)in_wexp - E);
     uint8_t code[128], pk[64];
+    int64_t cost[128];
+    double w[128], nw[64];
     uint32_t i = 0, j = 0, n = 0, m;
     while (i < na && j < nb) {
         if (a[i].cost_ns > in[j].cost_ns) {
+            w[n] = a[i].w * fa;
             code[n++] = (uint8_t)i++;
         } else if (a[i].cost_ns < in[j].cost_ns) {
+            w[n] = in[j].w * fb;
             code[n++] = (uint8_t)(0x80u | j++);
         } else {
             int c = select_path_cmp(&a[i], &in[j]);
             if (c <= 0) {
-                j += c == 0;  /* the same path on both sides: keep mine */
+                double x = a[i].w * fa;
+                if (c == 0) {   /* the same path on both sides: keep mine */
+                    double y = in[j++].w * fb;
+                    x = x < y ? x + y : y + x;
+                }
+                w[n] = x;
                 code[n++] = (uint8_t)i++;
             } else {
+                w[n] = in[j].w * fb;
                 code[n++] = (uint8_t)(0x80u | j++);
             }
         }
     }
-    while (i < na)
+    while (i < na) {
+        w[n] = a[i].w * fa;
         code[n++] = (uint8_t)i++;
-    while (j < nb)
+    }
+    while (j < nb) {
+        w[n] = in[j].w * fb;
         code[n++] = (uint8_t)(0x80u | j++);
+    }
 
     const uint8_t *pick = code;
     m = n;
-    if (n > k) {
+    if (weighted) {
+        for (uint32_t q = 0; q < n; q++)
+            cost[q] = code[q] & 0x80u ? in[code[q] & 0x7fu].cost_ns : a[code[q]].cost_ns;
+        uint32_t at[64];
+        select_weighted(cost, w, n, k, at, nw, &m);
+        pick = pk;
+        for (uint32_t q = 0; q < m; q++)
+            pk[q] = code[at[q]];
+    } else if (n > k) {
         m = k;
         pick = pk;
         if (sel == RP_SELECT_PAPER) {
@@ -380,6 +470,8 @@ static int join_fast(rp_pathset *mine, const rp_path *in, uint32_t nb, rp_select
     }
     memcpy(a, newp, (size_t)k * sizeof *newp);
     mine->n = m;
+    if (weighted)
+        set_weights(mine, nw, m, E);
     return 1;
 }
 
@@ -391,17 +483,18 @@ int pathset_join_wire(rp_pathset *mine, const void *buf, size_t len, rp_select_m
      * (p->iv points at them, read-only: the join only copies out of it). */
     rp_path in[mine->k_cap];
     uint32_t n_in;
-    if (pathset_wire_parse(buf, len, mine->k_cap, mine->iv_cap, in, &n_in) != 0)
+    int32_t in_wexp;
+    if (pathset_wire_parse(buf, len, mine->k_cap, mine->iv_cap, in, &n_in, &in_wexp) != 0)
         return -1;
-    if (sel == RP_SELECT_REPR) {
-        join_weighted(mine, in, n_in);
-        return 0;
-    }
     int sorted = 1;
     for (uint32_t i = 1; i < n_in; i++)
         if (in[i].cost_ns == in[i - 1].cost_ns && select_path_cmp(&in[i - 1], &in[i]) >= 0)
             sorted = 0;   /* equal costs: in order by contents, else the general join */
-    if (!sorted || !join_fast(mine, in, n_in, sel))
+    if (sorted && join_fast(mine, in, n_in, sel, in_wexp))
+        return 0;
+    if (sel == RP_SELECT_REPR)
+        join_weighted(mine, in, n_in, sorted, in_wexp);
+    else
         join_paths(mine, in, n_in, sorted, sel);
     return 0;
 }
@@ -410,12 +503,12 @@ void pathset_levels(const rp_pathset *ps, uint32_t k, rp_select_mode sel, uint32
 {
     uint32_t n = ps->n;
     int64_t cost[n ? n : 1];
-    float lw[n ? n : 1];
+    double w[n ? n : 1];
     for (uint32_t i = 0; i < n; i++) {
         cost[i] = ps->p[i].cost_ns;
-        lw[i] = ps->p[i].lw;
+        w[i] = ps->p[i].w;
     }
-    select_levels(cost, lw, n, k, sel, map);
+    select_levels(cost, w, n, k, sel, map);
 }
 
 void pathset_percentile_costs(const rp_pathset *ps, uint32_t k, rp_select_mode sel, int64_t *out)

@@ -37,13 +37,12 @@ typedef struct rp_path {
      * so the tools can check the rebuilt prefix against it. */
     uint32_t     sampled_us;
     uint32_t     dropped_us;
-    /* log2 of the number of paths of the activity graph this path stands
-     * for (itself and those merged into it by selection; issue 14).  A
-     * float, and every rank does the same float arithmetic in the same
-     * order, so all members of a collective hold identical sets; path
-     * counts pass 2^128 in long phases, hence the logarithm (precision:
-     * 2^-23 relative, i.e. a weight error below 0.1 % up to 2^10000). */
-    float        lw;
+    /* How many paths of the activity graph this path stands for (itself
+     * and those merged into it by selection; issue 14): w * 2^set->wexp.
+     * Path counts pass any float's range in long phases, hence the set's
+     * common exponent; a float, and every rank does the same arithmetic in
+     * the same order, so all members of a collective hold identical sets. */
+    float        w;
     rp_interval *iv;         /* storage owned by the set, capacity = set->iv_cap */
 } rp_path;
 
@@ -54,6 +53,7 @@ typedef struct rp_pathset {
     rp_path     *p;       /* k_cap paths, sorted by cost descending */
     rp_interval *store;   /* k_cap * iv_cap intervals */
     uint16_t    *repr_tab; /* select_repr_table(k_cap) when k_cap <= 64, else NULL */
+    int32_t      wexp;    /* the paths' weights are p[i].w * 2^wexp */
 } rp_pathset;
 
 /* Selection statistic (RP_SELECT). */

@@ -145,13 +145,13 @@ void select_k_sorted(rp_path **cand, uint32_t n, uint32_t k, rp_select_mode sel,
     } else if (sel == RP_SELECT_REPR) {
         /* weighted: picks only (pathset.c's join also re-weighs them) */
         int64_t cost[n];
-        float lw[n], nlw[k];
+        double w[n], nw[k];
         uint32_t pick[k], m;
-        for (uint32_t i = 0; i < n; i++) {
+        for (uint32_t i = 0; i < n; i++) {   /* (weights of one scale assumed) */
             cost[i] = cand[i]->cost_ns;
-            lw[i] = cand[i]->lw;
+            w[i] = cand[i]->w;
         }
-        select_weighted(cost, lw, n, k, pick, nlw, &m);
+        select_weighted(cost, w, n, k, pick, nw, &m);
         for (uint32_t j = 0; j < m; j++)
             out[j] = cand[pick[j]];
         *n_out = m;
@@ -209,83 +209,112 @@ uint32_t select_nearest(uint32_t j, uint32_t k, uint32_t n)
 }
 
 /* ---- weighted selection (RP_SELECT=repr, issue 14) -------------------------
- * Candidate i (sorted by cost, descending) stands for 2^lw[i] paths.  The
+ * Candidate i (sorted by cost, descending) stands for w[i] paths (one
+ * scale for all: pathset.c keeps a set's weights as floats times 2^wexp).  The
  * picks are the candidates at the k evenly spaced weighted quantiles:
  * level j takes the candidate whose share of the total weight W covers
  * position W j/(k-1), the ends exactly the first and the last.  The weight
  * of a dropped candidate moves to its two kept neighbours in proportion to
  * where its cost lies between theirs, so total weight and mean cost are
- * kept.  All in double from float inputs, results rounded to float, in an
- * order fixed by the candidates' order: identical on every rank. */
+ * kept.  All in double, in an order fixed by the candidates' order:
+ * identical on every rank. */
 
-static double weights_rel(const float *lw, uint32_t n, double *w)
+/* exp2 and log2 for the weights: a join runs them ~15 times per message,
+ * on the receiver's critical path, where libm's cost 10-20 ns each.  Range
+ * reduction plus a short series, ~1e-9 relative (far below the float the
+ * result is stored in); plain arithmetic, so every rank gets the same bits. */
+double select_exp2(double x)
 {
-    float mx = lw[0];
-    for (uint32_t i = 1; i < n; i++)
-        mx = lw[i] > mx ? lw[i] : mx;
-    double tot = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        w[i] = exp2((double)lw[i] - (double)mx);
-        tot += w[i];
-    }
-    w[n] = tot;
-    return (double)mx;
+    if (!(x > -1000.0))
+        return 0.0;
+    if (x > 1000.0)
+        x = 1000.0;
+    int64_t xi = (int64_t)x;              /* floor, without a libm call */
+    if ((double)xi > x)
+        xi--;
+    double f = (x - (double)xi) * 0.69314718055994530942;   /* [0, ln 2) */
+    double p = 1.0 + f * (1.0 + f * (1.0 / 2 + f * (1.0 / 6 + f * (1.0 / 24 + f * (1.0 / 120 +
+               f * (1.0 / 720 + f * (1.0 / 5040 + f * (1.0 / 40320 + f * (1.0 / 362880)))))))));
+    union { uint64_t u; double d; } b = { (uint64_t)(xi + 1023) << 52 };   /* 2^xi */
+    return p * b.d;
 }
 
-static uint32_t level_index(const double *w, uint32_t n, double tot, uint32_t j, uint32_t k)
+double select_log2(double y)
 {
-    if (j == 0 || n <= 1)
-        return 0;
-    if (j + 1 >= k)
-        return n - 1;
-    double t = tot * (double)j / (double)(k - 1), cum = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        cum += w[i];
-        if (cum > t)
-            return i;
+    if (!(y >= 0x1p-1000))
+        return -1000.0;                   /* weights below 2^-1000 of the largest */
+    union { double d; uint64_t u; } b = { y };
+    int64_t e = (int64_t)((b.u >> 52) & 0x7ff) - 1022;
+    b.u = (b.u & 0x800fffffffffffffull) | (1022ull << 52);   /* m in [0.5, 1) */
+    double m = b.d;
+    if (m < 0.70710678118654752440) {
+        m *= 2.0;
+        e -= 1;
     }
-    return n - 1;
+    double t = (m - 1.0) / (m + 1.0), t2 = t * t;   /* |t| <= 0.1716 */
+    double ln = 2.0 * t * (1.0 + t2 * (1.0 / 3 + t2 * (1.0 / 5 + t2 * (1.0 / 7 + t2 * (1.0 / 9 +
+                t2 * (1.0 / 11))))));
+    return (double)e + ln * 1.44269504088896340736;
 }
 
-void select_weighted(const int64_t *cost, const float *lw, uint32_t n, uint32_t k,
-                     uint32_t *pick, float *new_lw, uint32_t *m_out)
+/* For each level j of k, the candidate whose share of the total weight
+ * covers position tot j/(k-1) (the first whose running sum passes it); the
+ * ends are the first and the last candidate.  One pass: levels rise. */
+static void level_indices(const double *w, uint32_t n, double tot, uint32_t k, uint32_t *at)
+{
+    at[0] = 0;
+    if (k < 2)
+        return;
+    uint32_t i = 0;
+    double cum = w[0], step = tot / (double)(k - 1);
+    for (uint32_t j = 1; j + 1 < k; j++) {
+        double t = step * (double)j;
+        while (i + 1 < n && !(cum > t))
+            cum += w[++i];
+        at[j] = i;
+    }
+    at[k - 1] = n ? n - 1 : 0;
+}
+
+void select_weighted(const int64_t *cost, const double *w, uint32_t n, uint32_t k,
+                     uint32_t *pick, double *new_w, uint32_t *m_out)
 {
     if (n <= k) {
         for (uint32_t i = 0; i < n; i++) {
             pick[i] = i;
-            new_lw[i] = lw[i];
+            new_w[i] = w[i];
         }
         *m_out = n;
         return;
     }
-    double w[n + 1], mass[k];
-    double mx = weights_rel(lw, n, w), tot = w[n];
-    uint32_t m = 0;
-    for (uint32_t j = 0; j < k; j++) {
-        uint32_t i = level_index(w, n, tot, j, k);
-        if (m == 0 || pick[m - 1] != i)
-            pick[m++] = i;
-    }
+    double tot = 0;
+    for (uint32_t i = 0; i < n; i++)
+        tot += w[i];
+    uint32_t m = 0, at[k];
+    level_indices(w, n, tot, k, at);
+    for (uint32_t j = 0; j < k; j++)
+        if (m == 0 || pick[m - 1] != at[j])
+            pick[m++] = at[j];
     /* weights: own, plus shares of the dropped ones between two picks */
     for (uint32_t q = 0; q < m; q++)
-        mass[q] = w[pick[q]];
+        new_w[q] = w[pick[q]];
     for (uint32_t q = 0; q + 1 < m; q++) {
         uint32_t a = pick[q], b = pick[q + 1];
-        double span = (double)(cost[a] - cost[b]);
+        if (b == a + 1)
+            continue;
+        double span = (double)(cost[a] - cost[b]), inv = span > 0 ? 1.0 / span : 0.0;
         for (uint32_t i = a + 1; i < b; i++) {
-            double fa = span > 0 ? (double)(cost[i] - cost[b]) / span : 0.5;
-            mass[q] += w[i] * fa;
-            mass[q + 1] += w[i] * (1.0 - fa);
+            double fa = span > 0 ? (double)(cost[i] - cost[b]) * inv : 0.5;
+            new_w[q] += w[i] * fa;
+            new_w[q + 1] += w[i] * (1.0 - fa);
         }
     }
     for (uint32_t i = pick[m - 1] + 1; i < n; i++)   /* k == 1: one pick holds all */
-        mass[m - 1] += w[i];
-    for (uint32_t q = 0; q < m; q++)
-        new_lw[q] = (float)(mx + log2(mass[q]));
+        new_w[m - 1] += w[i];
     *m_out = m;
 }
 
-void select_levels(const int64_t *cost, const float *lw, uint32_t n, uint32_t k,
+void select_levels(const int64_t *cost, const double *w, uint32_t n, uint32_t k,
                    rp_select_mode sel, uint32_t *map)
 {
     (void)cost;
@@ -294,8 +323,8 @@ void select_levels(const int64_t *cost, const float *lw, uint32_t n, uint32_t k,
             map[j] = select_nearest(j, k, n);
         return;
     }
-    double w[n + 1];
-    weights_rel(lw, n, w);
-    for (uint32_t j = 0; j < k; j++)
-        map[j] = level_index(w, n, w[n], j, k);
+    double tot = 0;
+    for (uint32_t i = 0; i < n; i++)
+        tot += w[i];
+    level_indices(w, n, tot, k, map);
 }

@@ -46,17 +46,23 @@ double select_percentile(uint32_t j, uint32_t k);
 uint32_t select_nearest(uint32_t j, uint32_t k, uint32_t n);
 
 /* RP_SELECT=repr: from n candidates sorted by cost descending, candidate i
- * standing for 2^lw[i] paths, pick at most k (indices ascending, into
- * pick[0..*m_out)) at evenly spaced weighted quantiles, the first and the
- * last always; new_lw[q]: the weight pick q stands for afterwards (dropped
- * candidates' weight shared between their kept neighbours by cost).
- * n <= k keeps all. */
-void select_weighted(const int64_t *cost, const float *lw, uint32_t n, uint32_t k,
-                     uint32_t *pick, float *new_lw, uint32_t *m_out);
+ * standing for w[i] paths (any common scale), pick at most k (indices
+ * ascending, into pick[0..*m_out)) at evenly spaced weighted quantiles,
+ * the first and the last always; new_w[q]: the weight pick q stands for
+ * afterwards (dropped candidates' weight shared between their kept
+ * neighbours by cost; the total is kept).  n <= k keeps all. */
+void select_weighted(const int64_t *cost, const double *w, uint32_t n, uint32_t k,
+                     uint32_t *pick, double *new_w, uint32_t *m_out);
+
+/* 2^x and log2(y) for path weights (y > 0; below 2^-1000: -1000): fast,
+ * ~1e-9 relative, the same bits on every rank. */
+double select_exp2(double x);
+double select_log2(double y);
 
 /* Which of n held paths (sorted descending) report level j of k shows
- * (map[j]): repr by weighted quantile (lw), the others select_nearest. */
-void select_levels(const int64_t *cost, const float *lw, uint32_t n, uint32_t k,
+ * (map[j]): repr by weighted quantile (w, any common scale), the others
+ * select_nearest. */
+void select_levels(const int64_t *cost, const double *w, uint32_t n, uint32_t k,
                    rp_select_mode sel, uint32_t *map);
 
 #endif

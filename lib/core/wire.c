@@ -5,11 +5,13 @@
  * architecture); fields are packed with no padding and read with memcpy,
  * so the buffer needs no alignment.
  *
- *   header, 8 bytes:
+ *   header, 12 bytes:
  *     off 0  u8   version          = 3
  *     off 1  u8   reserved         = 0 (rejected otherwise)
  *     off 2  u16  n_paths          1 .. k
  *     off 4  u32  total_length     bytes of the whole encoding, header included
+ *     off 8  i32  wexp             the paths' weights are w * 2^wexp
+ *                                  (|wexp| <= 2^30)
  *   then n_paths paths, most costly first, each:
  *     off 0  i64  cost_ns          >= 0, non-increasing from path to path
  *     off 8  u16  n_iv             intervals that follow, 0 .. iv_cap
@@ -17,18 +19,20 @@
  *     off 12 u32  n_evicted        prof mode: intervals opened, not kept
  *     off 16 u32  sampled_us       prof mode: sample weight taken on the path
  *     off 20 u32  dropped_us       prof mode: ... of it refused by a full buffer
- *     off 24 f32  lw               log2 of the paths it stands for (finite)
+ *     off 24 f32  w                how many paths it stands for, / 2^wexp
+ *                                  (finite, >= 0)
  *     off 28      n_iv intervals of 8 bytes each:
  *                   u32 rank, u16 low, u16 high   (low <= high)
  *
- * Size: 8 + sum over paths of (28 + 8 * n_iv); at most
- * pathset_max_wire_bytes(k, iv_cap) = 8 + k * (28 + 8 * iv_cap).
+ * Size: 12 + sum over paths of (28 + 8 * n_iv); at most
+ * pathset_max_wire_bytes(k, iv_cap) = 12 + k * (28 + 8 * iv_cap).
  * (Version 1 had no sampled_us/dropped_us: 16-byte path headers; version
- * 2 no lw: 24 bytes.)
+ * 2 no weights: an 8-byte header and 24-byte path headers.)
  * A decoder rejects (returns -1, set left empty) a buffer whose length
  * disagrees with total_length, a wrong version, nonzero reserved byte,
  * n_paths of 0 or above its k, n_iv above its iv_cap, unknown flags, a
- * negative cost, a weight that is not finite, low > high, costs not sorted descending, or any read past
+ * negative cost, a weight that is negative or not finite, |wexp| > 2^30,
+ * low > high, costs not sorted descending, or any read past
  * the end / unread trailing bytes.
  */
 #include <math.h>
@@ -72,6 +76,7 @@ size_t pathset_encode(const rp_pathset *ps, void *buf, size_t cap)
     w = put(w, &reserved, 1);
     w = put(w, &n_paths, 2);
     w = put(w, &total, 4);
+    w = put(w, &ps->wexp, 4);
     for (uint32_t i = 0; i < ps->n; i++) {
         const rp_path *p = &ps->p[i];
         w = put(w, &p->cost_ns, 8);
@@ -80,7 +85,7 @@ size_t pathset_encode(const rp_pathset *ps, void *buf, size_t cap)
         w = put(w, &p->n_evicted, 4);
         w = put(w, &p->sampled_us, 4);
         w = put(w, &p->dropped_us, 4);
-        w = put(w, &p->lw, 4);
+        w = put(w, &p->w, 4);
         /* rp_interval is laid out exactly as on the wire: one copy. */
         if (p->n_iv)
             w = put(w, p->iv, (size_t)p->n_iv * sizeof *p->iv);
@@ -99,7 +104,7 @@ _Static_assert(sizeof(rp_interval) == 8 && offsetof(rp_interval, low) == 4 &&
                "rp_interval must match the 8-byte wire interval");
 
 int pathset_wire_parse(const void *buf, size_t len, uint32_t k_cap, uint32_t iv_cap,
-                       rp_path *hdr, uint32_t *n_out)
+                       rp_path *hdr, uint32_t *n_out, int32_t *wexp)
 {
     const uint8_t *b = buf;
     uint16_t n_in;
@@ -109,8 +114,9 @@ int pathset_wire_parse(const void *buf, size_t len, uint32_t k_cap, uint32_t iv_
         return -1;
     memcpy(&n_in, b + 2, 2);
     memcpy(&total, b + 4, 4);
+    memcpy(wexp, b + 8, 4);
     if (b[0] != RP_PATHSET_WIRE_VERSION || b[1] != 0 || total != len ||
-        n_in == 0 || n_in > k_cap)
+        n_in == 0 || n_in > k_cap || *wexp > (1 << 30) || *wexp < -(1 << 30))
         return -1;
     rd r = { b + RP_PATHSET_HDR_BYTES, b + len };
     for (uint32_t i = 0; i < n_in; i++) {
@@ -124,10 +130,10 @@ int pathset_wire_parse(const void *buf, size_t len, uint32_t k_cap, uint32_t iv_
         memcpy(&p->n_evicted, r.p + 12, 4);
         memcpy(&p->sampled_us, r.p + 16, 4);
         memcpy(&p->dropped_us, r.p + 20, 4);
-        memcpy(&p->lw, r.p + 24, 4);
+        memcpy(&p->w, r.p + 24, 4);
         r.p += RP_PATH_HDR_BYTES;
         size_t bytes = (size_t)p->n_iv * sizeof(rp_interval);
-        if (p->cost_ns < 0 || !isfinite(p->lw) || p->n_iv > iv_cap ||
+        if (p->cost_ns < 0 || !isfinite(p->w) || p->w < 0 || p->n_iv > iv_cap ||
             (p->flags & ~RP_PATH_FLAGS_KNOWN) ||
             (size_t)(r.end - r.p) < bytes)
             return -1;
@@ -154,8 +160,10 @@ int pathset_decode(rp_pathset *ps, const void *buf, size_t len)
     ps->n = 0;
     rp_path hdr[ps->k_cap ? ps->k_cap : 1];
     uint32_t n;
-    if (pathset_wire_parse(buf, len, ps->k_cap, ps->iv_cap, hdr, &n) != 0)
+    int32_t wexp;
+    if (pathset_wire_parse(buf, len, ps->k_cap, ps->iv_cap, hdr, &n, &wexp) != 0)
         return -1;
+    ps->wexp = wexp;
     for (uint32_t i = 0; i < n; i++) {
         rp_path *p = &ps->p[i];
         p->cost_ns = hdr[i].cost_ns;
@@ -164,7 +172,7 @@ int pathset_decode(rp_pathset *ps, const void *buf, size_t len)
         p->n_evicted = hdr[i].n_evicted;
         p->sampled_us = hdr[i].sampled_us;
         p->dropped_us = hdr[i].dropped_us;
-        p->lw = hdr[i].lw;
+        p->w = hdr[i].w;
         if (p->n_iv)   /* memcpy: the buffer need not be aligned */
             memcpy(p->iv, (const void *)hdr[i].iv, (size_t)p->n_iv * sizeof *p->iv);
     }

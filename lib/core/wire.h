@@ -11,7 +11,7 @@
 
 /* Wire format version of an encoded path-set (doc/formats.md). */
 #define RP_PATHSET_WIRE_VERSION 3
-#define RP_PATHSET_HDR_BYTES    8u
+#define RP_PATHSET_HDR_BYTES    12u
 #define RP_PATH_HDR_BYTES       28u
 
 /* Largest encoded size for a set of k paths with iv_cap intervals each. */
@@ -26,9 +26,10 @@ int    pathset_decode(rp_pathset *ps, const void *buf, size_t len);
 /* Check an encoding (the same checks as pathset_decode) and read its path
  * headers into hdr[0..*n) (hdr has room for k_cap paths); hdr[i].iv points
  * at path i's intervals inside buf, which are 4-byte aligned only if buf is
- * (then they may be read in place).  0, or -1 for a malformed buffer. */
+ * (then they may be read in place); *wexp: the set's weight exponent.
+ * 0, or -1 for a malformed buffer. */
 int pathset_wire_parse(const void *buf, size_t len, uint32_t k_cap, uint32_t iv_cap,
-                       rp_path *hdr, uint32_t *n);
+                       rp_path *hdr, uint32_t *n, int32_t *wexp);
 /* The total_length field of an encoding's header (buf holds >= 8 bytes). */
 uint32_t pathset_wire_len(const void *buf);
 /* The cost of an encoding's most critical path; 0, or -1 if too short. */

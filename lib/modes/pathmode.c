@@ -6,6 +6,7 @@
 #include <string.h>
 #include "core/commit.h"
 #include "core/counters.h"
+#include "core/select.h"
 #include "core/summary.h"
 #include "format/rpfile.h"
 #include "modes/modes.h"
@@ -309,7 +310,7 @@ static void pathmode_phase_end(uint64_t phase, const uint8_t *near)
         s->flags = ps->p[j].flags;
         s->cost_ns = ps->p[j].cost_ns;
         s->n_evicted = ps->p[j].n_evicted;
-        s->lw = ps->p[j].lw;
+        s->lw = (float)(select_log2(ps->p[j].w) + ps->wexp);   /* weight 0: -1000 + wexp */
         s->covered_ns = !g_trace && (s->flags & RP_PATH_OVERFLOW) ? covered_get(&ps->p[j]) : -1;
         /* Every rank holds the same intervals; two copies (first and last
          * rank) are enough for the tools and survive one lost rank file. */

@@ -372,7 +372,11 @@ int main(void)
     g_mpi_total = 0;
     for (volatile int i = 0; i < 5; i++)   /* one call site, not unrolled */
         fake_MPI_Barrier(20 * 1000 * 1000);
-    CHECK(rp_sample_cnt.samples_mpi > mpi_before + 50);
+    /* at least one sample in each call; inside a call the timer backs off
+     * 8x after its first sample (issue 16), and the adaptive period may
+     * have doubled, so the count says little: the weight check below
+     * (MPI weight = MPI time within a period per call) is the real one */
+    CHECK(rp_sample_cnt.samples_mpi >= mpi_before + 5);
     int pseudo_nodes = 0;
     int64_t mpi_w = 0;
     for (uint32_t i = 1; i < t->n; i++) {

@@ -270,9 +270,9 @@ static void test_wire(void)
     make_sample(&ps);
     _Alignas(8) uint8_t enc[512];
     size_t len = pathset_encode(&ps, enc, sizeof enc);
-    CHECK_EQ(len, 8 + 3 * 28 + 8 * 4);
+    CHECK_EQ(len, 12 + 3 * 28 + 8 * 4);
     CHECK(len <= pathset_max_wire_bytes(4, 3));
-    CHECK_EQ(pathset_max_wire_bytes(4, 3), 8 + 4 * (28 + 24));
+    CHECK_EQ(pathset_max_wire_bytes(4, 3), 12 + 4 * (28 + 24));
     CHECK_EQ(pathset_encode(&ps, enc, len - 1), 0);   /* too small */
     CHECK_EQ(pathset_encode(&ps, enc, len), len);     /* exact fit */
     /* header fields at their documented offsets */
@@ -329,8 +329,8 @@ static void test_wire(void)
     }
     CHECK_EQ(pathset_decode(&dec, NULL, 0), -1);
 
-    /* path offsets: p0 at 8 (3 iv), p1 at 60 (0 iv), p2 at 88 (1 iv) */
-    const size_t p0 = 8, p1 = 8 + 28 + 24, p2 = p1 + 28, iv0 = p0 + 28;
+    /* path offsets: p0 at 12 (3 iv), p1 at 64 (0 iv), p2 at 92 (1 iv) */
+    const size_t p0 = 12, p1 = 12 + 28 + 24, p2 = p1 + 28, iv0 = p0 + 28;
     REJECT(0, uint8_t, 1);                       /* version (1: before sampled_us) */
     REJECT(0, uint8_t, 2);                       /* (2: before lw) */
     REJECT(0, uint8_t, 4);
@@ -353,6 +353,9 @@ static void test_wire(void)
     REJECT(p0 + 10, uint16_t, 0x8000);           /* unknown flag */
     REJECT(p1 + 24, uint32_t, 0x7FC00000);       /* weight: NaN */
     REJECT(p2 + 24, uint32_t, 0x7F800000);       /* weight: infinity */
+    REJECT(p0 + 24, uint32_t, 0xBF800000);       /* weight: -1 */
+    REJECT(8, int32_t, (1 << 30) + 1);           /* wexp out of range */
+    REJECT(8, int32_t, -(1 << 30) - 1);
     REJECT(iv0 + 4, uint16_t, 10);               /* low > high (high 9) */
     /* high lowered to low (0 <= 0) is still valid: accepted */
     {
@@ -413,20 +416,24 @@ static void check_join(const rp_pathset *before, const rp_pathset *in,
         /* weighted: the total weight is kept (2^lw summed), and the join
          * is symmetric to the last bit (in U mine == mine U in) */
         double w_in = 0, w_out = 0;
-        for (uint32_t i = 0; i < nc; i++)
-            w_in += exp2(cand[i]->lw);
+        for (uint32_t i = 0; i < before->n; i++)
+            w_in += ldexp(before->p[i].w, before->wexp);
+        for (uint32_t i = 0; i < in->n; i++)
+            w_in += ldexp(in->p[i].w, in->wexp);
         for (uint32_t j = 0; j < after->n; j++)
-            w_out += exp2(after->p[j].lw);
-        CHECK(fabs(log2(w_out) - log2(w_in)) < 1e-4);
+            w_out += ldexp(after->p[j].w, after->wexp);
+        CHECK(fabs(w_out / w_in - 1) < 1e-5);
+        CHECK(after->p[0].w >= 0);
         CHECK(after->n <= after->k_cap);
         rp_pathset sym;
         pathset_init(&sym, in->k_cap, in->iv_cap);
         pathset_copy(&sym, in);
         pathset_join(&sym, before, sel);
         CHECK_EQ(sym.n, after->n);
+        CHECK_EQ(sym.wexp, after->wexp);
         for (uint32_t j = 0; j < sym.n && j < after->n; j++) {
             CHECK_EQ(select_path_cmp(&sym.p[j], &after->p[j]), 0);
-            CHECK(memcmp(&sym.p[j].lw, &after->p[j].lw, sizeof sym.p[j].lw) == 0);
+            CHECK(memcmp(&sym.p[j].w, &after->p[j].w, sizeof sym.p[j].w) == 0);
         }
         pathset_free(&sym);
     } else {

@@ -334,44 +334,45 @@ static void test_weighted(void)
 {
     /* equal weights: positions of W j/(k-1) among 10 */
     int64_t c10[10] = {10, 9, 8, 7, 6, 5, 4, 3, 2, 1};
-    float z[10] = {0};
+    double one[10] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
     uint32_t pick[5], m;
-    float nlw[5];
-    select_weighted(c10, z, 10, 5, pick, nlw, &m);
+    double nw[5];
+    select_weighted(c10, one, 10, 5, pick, nw, &m);
     CHECK_EQ(m, 5);
     CHECK(pick[0] == 0 && pick[1] == 2 && pick[2] == 5 && pick[3] == 7 && pick[4] == 9);
     double tot = 0;
     for (uint32_t q = 0; q < m; q++)
-        tot += exp2(nlw[q]);
-    CHECK(fabs(tot - 10.0) < 1e-5);
-    /* one heavy candidate (2^10 paths) pulls the median to it, where the
+        tot += nw[q];
+    CHECK(fabs(tot - 10.0) < 1e-12);
+    /* one heavy candidate (1024 paths) pulls the median to it, where the
      * paper's rule would take index 2 of 5 */
     int64_t c5[5] = {10, 6, 5, 4, 1};
-    float l5[5] = {0, 10, 0, 0, 0};
-    select_weighted(c5, l5, 5, 3, pick, nlw, &m);
+    double w5[5] = {1, 1024, 1, 1, 1};
+    select_weighted(c5, w5, 5, 3, pick, nw, &m);
     CHECK(m == 3 && pick[0] == 0 && pick[1] == 1 && pick[2] == 4);
     CHECK(select_repr_index(1, 3, 5) == 2);
     /* dropped 5 and 4 lie 0.8 and 0.6 of the way from 1 to 6 */
-    CHECK(fabs(exp2(nlw[0]) - 1.0) < 1e-5);
-    CHECK(fabs(exp2(nlw[1]) - 1025.4) < 1e-2);
-    CHECK(fabs(exp2(nlw[2]) - 1.6) < 1e-5);
+    CHECK(fabs(nw[0] - 1.0) < 1e-12);
+    CHECK(fabs(nw[1] - 1025.4) < 1e-9);
+    CHECK(fabs(nw[2] - 1.6) < 1e-12);
     /* k = 1: one pick, all the weight */
-    select_weighted(c5, l5, 5, 1, pick, nlw, &m);
-    CHECK(m == 1 && pick[0] == 0 && fabs(exp2(nlw[0]) - 1028.0) < 1e-1);
+    select_weighted(c5, w5, 5, 1, pick, nw, &m);
+    CHECK(m == 1 && pick[0] == 0 && fabs(nw[0] - 1028.0) < 1e-9);
     /* n <= k: all kept, weights unchanged */
-    select_weighted(c5, l5, 5, 5, pick, nlw, &m);
-    CHECK(m == 5 && nlw[1] == 10.0f);
+    select_weighted(c5, w5, 5, 5, pick, nw, &m);
+    CHECK(m == 5 && nw[1] == 1024.0);
     /* the report's levels: by weight under repr, by position otherwise */
     uint32_t map[5];
-    select_levels(c5, l5, 5, 5, RP_SELECT_REPR, map);
+    select_levels(c5, w5, 5, 5, RP_SELECT_REPR, map);
     CHECK(map[0] == 0 && map[1] == 1 && map[2] == 1 && map[3] == 1 && map[4] == 4);
-    select_levels(c5, l5, 5, 5, RP_SELECT_PAPER, map);
+    select_levels(c5, w5, 5, 5, RP_SELECT_PAPER, map);
     CHECK(map[0] == 0 && map[1] == 1 && map[2] == 2 && map[3] == 3 && map[4] == 4);
-    /* huge counts (2^5000 paths) stay finite */
-    float big[3] = {5000.0f, 4999.0f, 5000.5f};
-    int64_t c3[3] = {3, 2, 1};
-    select_weighted(c3, big, 3, 2, pick, nlw, &m);
-    CHECK(m == 2 && isfinite(nlw[0]) && isfinite(nlw[1]) && nlw[1] > 5000.0f);
+    /* the fast exp2/log2 the tools and files use */
+    for (double x = -900; x < 900; x += 0.37)
+        CHECK(fabs(select_exp2(x) / exp2(x) - 1) < 1e-8);
+    for (double y = 1e-290; y < 1e290; y *= 3.7)
+        CHECK(fabs(select_log2(y) - log2(y)) < 1e-9);
+    CHECK(select_log2(0.0) == -1000.0 && select_exp2(-2000.0) == 0.0);
 }
 
 int main(void)

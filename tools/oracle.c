@@ -98,6 +98,21 @@ static int dist_add(dist *dst, const dist *src)
     return 0;
 }
 
+/* Room for element n of *v (capacity doubling from `first`); -1 on ENOMEM. */
+static int grow1(void *vp, uint32_t n, uint32_t *cap, size_t elem, uint32_t first)
+{
+    void **v = vp;
+    if (n < *cap)
+        return 0;
+    uint32_t nc = *cap ? *cap * 2 : first;
+    void *nv = realloc(*v, (size_t)nc * elem);
+    if (!nv)
+        return -1;
+    *v = nv;
+    *cap = nc;
+    return 0;
+}
+
 /* ---- sources: a vertex whose histogram a later vertex joins --------------- */
 
 typedef struct src {
@@ -169,14 +184,8 @@ static uint32_t src_get(ostate *o, uint32_t r, uint64_t e)
         return id;
     if (idtab_reserve(&o->sidx, src_rehash, o) != 0)
         return UINT32_MAX;
-    if (o->ns == o->cs) {
-        uint32_t nc = o->cs ? o->cs * 2 : 256;
-        src *ns = realloc(o->s, nc * sizeof *ns);
-        if (!ns)
-            return UINT32_MAX;
-        o->s = ns;
-        o->cs = nc;
-    }
+    if (grow1(&o->s, o->ns, &o->cs, sizeof *o->s, 256) != 0)
+        return UINT32_MAX;
     o->s[o->ns] = (src){r, e, 0, 0, {0}};
     o->key_rank = r;
     o->key = e;
@@ -204,14 +213,8 @@ static ocoll *coll_get(ostate *o, const rp_edge *ed, int create)
         return id == UINT32_MAX ? NULL : &o->c[id];
     if (idtab_reserve(&o->cidx, coll_rehash, o) != 0)
         return NULL;
-    if (o->nc == o->cc) {
-        uint32_t nc = o->cc ? o->cc * 2 : 64;
-        ocoll *n = realloc(o->c, nc * sizeof *n);
-        if (!n)
-            return NULL;
-        o->c = n;
-        o->cc = nc;
-    }
+    if (grow1(&o->c, o->nc, &o->cc, sizeof *o->c, 64) != 0)
+        return NULL;
     ocoll *c = &o->c[o->nc];
     memset(c, 0, sizeof *c);
     c->id = ed->coll_id;
@@ -270,14 +273,8 @@ static int scan_edges(ostate *o)
             if (s == UINT32_MAX)
                 return -1;
             o->s[s].uses += uses;
-            if (c->nm == c->cm) {
-                uint32_t nc = c->cm ? c->cm * 2 : 8;
-                member *m = realloc(c->m, nc * sizeof *m);
-                if (!m)
-                    return -1;
-                c->m = m;
-                c->cm = nc;
-            }
+            if (grow1(&c->m, c->nm, &c->cm, sizeof *c->m, 8) != 0)
+                return -1;
             c->m[c->nm++] = (member){r, pos, s};
         }
     }

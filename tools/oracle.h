@@ -20,6 +20,7 @@
 #define RP_ORACLE_H
 
 #include <stdint.h>
+#include "graph.h"
 #include "paths.h"
 
 #define RP_ORACLE_BINS 16384u

@@ -35,6 +35,14 @@ typedef struct rp_step {
     uint32_t       bytes;     /* RP_VIA_MSG: payload bytes */
 } rp_step;
 
+/* A growing sequence of steps (paths.c, graph.c build paths with it). */
+typedef struct stepvec {
+    rp_step *v;
+    size_t   n, cap;
+} stepvec;
+/* Append st; 0, or -1 on ENOMEM (s unchanged). */
+int push_step(stepvec *s, rp_step st);
+
 typedef struct rp_fullpath {
     uint64_t phase;
     uint32_t path;            /* index in the phase's selection, 0 = most critical */
@@ -93,36 +101,6 @@ const char *run_fn_name(const rp_run *run, uint32_t r, uint32_t fn);
 /* 1 if the vertex of this MPI function is shared by all ranks in the
  * assignment's graph (MPI_Init, MPI_Finalize, collectives): rank -1. */
 int  run_fn_global(const char *name);
-
-/* ---- trace mode: the program activity graph ---------------------------- */
-
-typedef struct rp_tphase {
-    int64_t  longest_ns, shortest_ns;
-    uint32_t end_rank;        /* where the longest path ends */
-    uint64_t end_event;
-    int      complete;        /* every rank reached this phase's end */
-} rp_tphase;
-
-typedef struct rp_trank rp_trank;   /* per-rank arrays (paths.c) */
-
-typedef struct rp_graph {
-    const rp_run *run;
-    rp_trank     *r;          /* [nranks] */
-    uint64_t      nphases;
-    rp_tphase    *ph;         /* [nphases] */
-    int           stuck;      /* the pass could not finish (missing data/cycle) */
-    char          why[256];   /* what stuck */
-} rp_graph;
-
-/* Build and evaluate the graph.  0 (check g->stuck), or -1 on ENOMEM. */
-int  graph_build(const rp_run *run, rp_graph *g);
-void graph_free(rp_graph *g);
-/* The task that ends at event e of rank r (NULL: none, or no such event). */
-const rp_task *graph_task(const rp_graph *g, uint32_t r, uint64_t e);
-/* The longest path of phase q as steps (trace mode). */
-int  graph_critpath(const rp_graph *g, uint64_t q, rp_fullpath *out);
-/* Mark the steps of a path for graph_dot; then write the whole graph. */
-int  graph_dot(FILE *f, const rp_graph *g, rp_fullpath *crit, uint64_t ncrit);
 
 /* ---- the views (report_critpath.c, report_dot.c, check.c) --------------- */
 

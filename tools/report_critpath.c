@@ -11,6 +11,7 @@
  * the path of phase q+1 starts there, so that vertex is printed once. */
 #include "core/select.h"
 #include "oracle.h"
+#include "graph.h"
 #include "paths.h"
 #include "report_critpath.h"
 #include "symbols.h"

@@ -17,6 +17,7 @@
  * critical path, drawn as in path mode, since the whole-graph writer of
  * paths.c knows no phases).  A DOT of a real trace runs to megabytes, so
  * the size is said on stderr when it passes DOT_BIG_EDGES. */
+#include "graph.h"
 #include "paths.h"
 #include "report_dot.h"
 

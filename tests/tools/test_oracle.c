@@ -12,6 +12,7 @@
 #include <string.h>
 #include "core/vocab.h"
 #include "oracle.h"
+#include "graph.h"
 #include "paths.h"
 #include "unit.h"
 

@@ -1,6 +1,6 @@
 /* rpenc.c - little-endian encoder/decoder and the section container of
  * rpprof's binary files (see rpenc.h and doc/formats.md). */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE   /* O_TMPFILE, linkat */
 #include "format/rpenc.h"
 #include "format/crc32.h"
 
@@ -127,9 +127,28 @@ int rpenc_write_file(const rpenc *e, const char *path)
         return -1;
     snprintf(tmp, plen + 32, "%s.tmp.%ld", path, (long)getpid());
 
+    /* First choice: an unnamed file in the target's directory (O_TMPFILE),
+     * given the temporary name only once written and synced, so a process
+     * killed while writing (mpirun's SIGKILL after another rank failed)
+     * leaves nothing behind; only the link-then-rename instant remains.
+     * File systems without O_TMPFILE get the named temporary file. */
+    int unnamed = 0, fd = -1, tries = 0;
+again:
+#ifdef O_TMPFILE
+    if (tries++ == 0) {
+        const char *slash = strrchr(path, '/');
+        char *dir = slash ? strndup(path, (size_t)(slash - path) + (slash == path)) : strdup(".");
+        if (dir) {
+            fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+            free(dir);
+            unnamed = fd >= 0;
+        }
+    }
+#endif
     /* O_EXCL|O_NOFOLLOW: never write through a link planted at our name;
      * a leftover of an earlier process with our pid is removed once. */
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0)
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd < 0 && errno == EEXIST && unlink(tmp) == 0)
         fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd < 0) {
@@ -150,6 +169,19 @@ int rpenc_write_file(const rpenc *e, const char *path)
     }
     if (fsync(fd) != 0 && errno != EINVAL && errno != EROFS)
         goto fail;
+    if (unnamed) {
+        char proc[64];
+        snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+        int rc = linkat(AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW);
+        if (rc != 0 && errno == EEXIST && unlink(tmp) == 0)
+            rc = linkat(AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW);
+        if (rc != 0) {   /* no /proc, say: write it again under the name */
+            close(fd);
+            fd = -1;
+            unnamed = 0;
+            goto again;
+        }
+    }
     if (close(fd) != 0) {
         fd = -1;
         goto fail;

@@ -139,14 +139,17 @@ program ringf08
     call MPI_Send(me, 1, MPI_INTEGER, right, 22, MPI_COMM_WORLD)
     call MPI_Send(me, 1, MPI_INTEGER, left, 23, MPI_COMM_WORLD)
     call MPI_Waitany(2, creq, idx, MPI_STATUS_IGNORE)
-    call check(idx == 1 .or. idx == 2, 'waitany index')
+    ! (MPICH 4.0's mpi_f08 binding returns the C index, 0 or 1, from Waitany
+    ! and Testany; Open MPI's the Fortran one, 1 or 2: both accepted here,
+    ! the profiler's index learning (lib/mpi/fortran.c) handles either)
+    call check(idx >= 0 .and. idx <= 2, 'waitany index')
     call MPI_Sendrecv(me, 1, MPI_INTEGER, right, 24, hs, 1, MPI_INTEGER, left, 24, &
                       MPI_COMM_WORLD, MPI_STATUS_IGNORE)
     call MPI_Sendrecv(me, 1, MPI_INTEGER, left, 24, hs, 1, MPI_INTEGER, right, 24, &
                       MPI_COMM_WORLD, MPI_STATUS_IGNORE)
     call MPI_Testany(2, creq, idx, flag, MPI_STATUS_IGNORE)
     if (.not. flag) call MPI_Waitany(2, creq, idx, MPI_STATUS_IGNORE)
-    call check(idx == 1 .or. idx == 2, 'testany index')
+    call check(idx >= 0 .and. idx <= 2, 'testany index')
     call check(cv(1) == left .and. cv(2) == right, 'waitany/testany')
     psum = psum + cv(1) + cv(2)
 

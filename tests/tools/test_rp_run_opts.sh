@@ -37,7 +37,7 @@ expect_usage() {
 touchprog="$work/touch.sh"
 printf '#!/bin/sh\ntouch "%s/ran"\n' "$work" >"$touchprog" && chmod +x "$touchprog"
 expect_usage "--mode foo" "option --mode: 'foo' is not valid (expected one of: prof path trace)" --mode foo "$touchprog"
-expect_usage "--select x" "expected one of: repr topk" --select x "$touchprog"
+expect_usage "--select x" "expected one of: repr paper topk" --select x "$touchprog"
 expect_usage "--clock x" "expected one of: wall cpu" -c x "$touchprog"
 expect_usage "--threads 2" "expected one of: 0 1" --threads 2 "$touchprog"
 expect_usage "--multiple x" "expected one of: local main" --multiple x "$touchprog"

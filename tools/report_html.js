@@ -51,7 +51,7 @@
 
   // distribution
   var dt = el('table', {id: 'distribution-table'}, [el('tr', {}, ['percentile', 'cost [s]', '% wall',
-    'phase min [s]', 'median [s]', 'max [s]', 'samples', ''].map(function (h) { return el('th', {text: h}); }))]);
+    'phase min [s]', 'median [s]', 'max [s]', 'samples', 'what it is', ''].map(function (h) { return el('th', {text: h}); }))]);
   var cmax = D.paths.length ? D.paths[0].cost_seconds : 0;
   D.paths.forEach(function (p, j) {
     dt.appendChild(el('tr', {'class': 'path-row'}, [
@@ -59,6 +59,7 @@
       el('td', {text: fx(p.pct_of_wall, 1) + '%'}), el('td', {text: fx(p.phase_min_seconds, 6)}),
       el('td', {text: fx(p.phase_median_seconds, 6)}), el('td', {text: fx(p.phase_max_seconds, 6)}),
       el('td', {text: String(p.samples)}),
+      el('td', {'class': 'level', text: p.level || ''}),
       el('td', {'class': 'l'}, [el('span', {'class': 'bar', style: 'background:' + COLORS[j % 10] + ';width:' +
         (cmax > 0 ? Math.round(300 * p.cost_seconds / cmax) : 0) + 'px'})])]));
   });

@@ -197,9 +197,10 @@ int report_speedscope(FILE *f, const rp_profile *p, const rp_report_opts *o)
     const rp_phasestats *st = &p->stats;
     for (uint32_t j = 0; j < p->k; j++) {
         int64_t cost = o && o->path_cost_ns ? o->path_cost_ns[j] : j < st->k ? st->sum_ns[j] : 0;
-        snprintf(name, sizeof name, "path %g%%%s: cost %.6f s (task time, summed over phases)",
-                 report_percentile(j, p->k), j == 0 ? " (critical path)" : "",
-                 (double)cost / 1e9);
+        char lb[48];
+        snprintf(name, sizeof name, "path %g%% (%s)%s: cost %.6f s (task time, summed over phases)",
+                 report_percentile(j, p->k), report_level_label(p, j, lb, sizeof lb),
+                 j == 0 ? ", the critical path" : "", (double)cost / 1e9);
         put_profile(f, &v, &fr, RP_MET_PATH0 + j, name, chain);
         fputs(",\n", f);
     }

@@ -75,6 +75,9 @@ for n in ("prof", "trace"):
     costs = re.findall(r'<td class="cost">([0-9.]+)</td>', dom)
     check(costs == ["%.6f" % p["cost_seconds"] for p in j["paths"]],
           f"{n}: distribution costs {costs} = JSON")
+    levels = re.findall(r'<td class="level">([^<]*)</td>', dom)
+    check(levels == [p["level"] for p in j["paths"]],
+          f"{n}: each level says what it is (exact / estimated) as in the JSON: {levels}")
     check(count(dom, r'<li class="warn">') == len(j["warnings"]),
           f"{n}: {len(j['warnings'])} warnings listed")
     for x in j["warnings"]:

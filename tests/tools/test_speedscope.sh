@@ -140,8 +140,9 @@ for j, p in enumerate(profs):
     check(abs(p["endValue"] - sum(p["weights"])) < 1e-6, f"profile {j} endValue = sum of weights")
 for j in range(k):
     check(("%g%%" % rep["paths"][j]["percentile"]) in profs[j]["name"] and
-          ("%.6f s" % rep["paths"][j]["cost_seconds"]) in profs[j]["name"],
-          f"profile {j} named by its percentile and cost {rep['paths'][j]['cost_seconds']}")
+          ("%.6f s" % rep["paths"][j]["cost_seconds"]) in profs[j]["name"] and
+          ("(%s)" % rep["paths"][j]["level"]) in profs[j]["name"],
+          f"profile {j} named by its percentile, what it is and cost {rep['paths'][j]['cost_seconds']}")
 
 # what speedscope's importer made of it
 dom = open(f"{w}/{n}.dom", encoding="utf-8").read()

@@ -102,7 +102,7 @@ const char *run_fn_name(const rp_run *run, uint32_t r, uint32_t fn);
  * assignment's graph (MPI_Init, MPI_Finalize, collectives): rank -1. */
 int  run_fn_global(const char *name);
 
-/* ---- the views (report_critpath.c, report_dot.c, check.c) --------------- */
+/* ---- the views (report_critpath.c, report_dot.c; --check: report_check.h) --------------- */
 
 /* The critical path in the course assignment's critPath.out format.
  * 0, or -1 (message printed). */
@@ -110,10 +110,6 @@ int report_critpath(FILE *f, const rp_run *run);
 /* Graphviz DOT: the k paths (path mode) or the whole graph with the
  * critical path red (trace mode). */
 int report_dot(FILE *f, const rp_run *run);
-/* Trace mode: per phase offline longest/shortest vs the online 100 %/0 %
- * costs.  Returns 0 if all agree within tol_ns per phase, 1 if not, -1 on
- * error. */
-int report_check(FILE *f, const rp_run *run, int64_t tol_ns);
 /* Text: every path's task sequence, per phase (path mode). */
 int report_paths_text(FILE *f, const rp_run *run, uint32_t max_steps, uint32_t max_phases);
 

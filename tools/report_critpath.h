@@ -1,5 +1,5 @@
 /* report_critpath.h - what report_critpath.c adds to the views that
- * paths.h declares (report_critpath, report_check, report_paths_text). */
+ * paths.h declares (report_critpath, report_paths_text). */
 #ifndef RP_REPORT_CRITPATH_H
 #define RP_REPORT_CRITPATH_H
 

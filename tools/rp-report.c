@@ -7,6 +7,7 @@
 #include "profile.h"
 #include "report.h"
 #include "report_critpath.h"
+#include "report_check.h"
 #include "report_dot.h"
 #include "report_phases.h"
 #include "report_html.h"
@@ -72,7 +73,12 @@ static const char usage_text[] =
     "                       tasks against its cost.  A table; exit 0 if all agree\n"
     "                       within 1 us per phase, 1 otherwise, 3 if all it could\n"
     "                       check agrees but a path's summary overflowed (path\n"
-    "                       mode: its tail after the overflow is not rebuilt)\n"
+    "                       mode: its tail after the overflow is not rebuilt).\n"
+    "                       Trace mode also compares the middle paths with the\n"
+    "                       exact percentiles of all paths: per level the median\n"
+    "                       and worst error, per phase online / exact / signed\n"
+    "                       error.  With --format json: one JSON object with the\n"
+    "                       same numbers (doc/report.md)\n"
     "  -o, --output FILE  write the report to FILE instead of standard output\n"
     "  -p, --path N       the path to follow: 0 = 100th percentile (critical,\n"
     "                       default) .. k-1 = 0th; for folded also 'rank' (every\n"
@@ -333,6 +339,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "rp-report: --phase is for --format dot only\n");
         return 2;
     }
+    if (check && strcmp(fmt, "text") && strcmp(fmt, "json")) {
+        fprintf(stderr, "rp-report: --check prints a table (text) or one JSON object "
+                "(--format json), not %s\n", fmt);
+        return 2;
+    }
     if (nwhatif && (strcmp(fmt, "text") || check || path_s)) {
         fprintf(stderr, "rp-report: --what-if prints its own text; no --format, --check or "
                 "--path with it\n");
@@ -369,7 +380,7 @@ int main(int argc, char **argv)
                 report_warnings_print(out, "// ", ctr, (uint32_t)nctr);
         }
         free(ctr);
-        int rc = check ? report_check(out, &run, 1000)
+        int rc = check ? report_check(out, &run, 1000, !strcmp(fmt, "json"))
                  : !strcmp(fmt, "critpath") ? report_critpath_digits(out, &run, digits)
                                             : report_dot_phase(out, &run, phase);
         run_free(&run);

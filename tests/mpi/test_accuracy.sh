@@ -5,6 +5,8 @@
 # --check computes the exact percentiles (tools/oracle.c) and prints, per
 # level, the median error over phases in % of a phase's range.  Asserted:
 #   - the oracle ran, and --check passed (ends exact, oracle consistent);
+#   - --check --format json gives the table's medians, and each phase's
+#     signed error agrees with its online and exact costs;
 #   - RP_SELECT=repr (default): every middle level's median error <= 12 %
 #     (measured 1-8 % on these programs, doc/accuracy.md);
 #   - RP_SELECT=paper on the halo: some middle level's median error >= 12 %
@@ -35,6 +37,30 @@ acc_case() {
     if [ "$worst" = none ]; then
         rp_fail "$what: no percentile table in --check's output"
         echo "$out" | tail -12 | sed 's/^/  /'
+        return
+    fi
+    # --check --format json: the same medians, and each phase's signed
+    # error recomputed from its online and exact costs and the phase's range
+    local js
+    if ! js=$("$RP_BINDIR/rp-report" --check --format json "$RP_DIR" 2>/dev/null) ||
+       ! echo "$js" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+text = {float(l.split()[0]): float(l.split()[1]) for l in sys.argv[1].splitlines()}
+assert d["check"] == "passed" and d["mode"] == "trace" and d["k"] == 5, d["check"]
+p = d["percentiles"]
+assert p["consistent"] and p["phases"] == len(p["by_phase"]) > 0
+for l in p["levels"]:
+    assert abs(l["median_error_pct"] - text[l["percentile"]]) < 0.01, (l, text)
+    assert l["exact"] == (l["percentile"] in (0, 100))
+for ph in p["by_phase"]:
+    lv = ph["levels"]
+    rng = lv[0]["exact_seconds"] - lv[-1]["exact_seconds"]
+    for l in lv:
+        e = 100 * (l["online_seconds"] - l["exact_seconds"]) / rng if rng > 0 else 0
+        assert abs(e - l["error_pct"]) < 0.01, (ph["phase"], l)
+' "$(echo "$out" | awk '/^percentiles of all paths/ { on = 1; next } on && /^ *[0-9.]+ +[0-9.]+ +[0-9.]+ /')"; then
+        rp_fail "$what: rp-report --check --format json disagrees with the table or itself"
         return
     fi
     if awk -v w="$worst" -v want="$want" 'BEGIN { exit !((want == "lt" && w <= 12) || (want == "ge" && w >= 12)) }'; then

@@ -105,6 +105,29 @@ if [ "$rc" = 3 ] && grep -qE '^ +0 +0 +3500\.000 +3500\.000 +0\.000 +3 +0 +200\.
 else
     fail "overflow-path: --check exit $rc"; cat "$work/ovf.check"
 fi
+# the same verdicts as one JSON object (--format json), exit codes unchanged
+for c in "assign-trace passed 0" "assign-bad failed 1" "overflow-path partial 3" \
+         "assign-path passed 0"; do
+    set -- $c
+    "$report" --check --format json "$work/$1" >"$work/$1.json" 2>/dev/null
+    rc=$?
+    if [ "$rc" = "$3" ] && python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["check"] == sys.argv[2], d["check"]
+if d["mode"] == "trace":
+    ph = d["phases"][0]
+    assert ph["status"] == "ok" and abs(ph["longest_seconds"] - ph["online_longest_seconds"]) < 1e-6
+    assert sys.argv[2] != "failed" or d["phases"][1]["status"].startswith("FAIL")
+else:
+    assert all(p["status"] == "ok" or p["status"].startswith("PARTIAL") for p in d["paths"])
+    assert sys.argv[2] != "partial" or abs(d["unchecked_seconds"] - 0.2) < 1e-6
+' "$work/$1.json" "$2"; then
+        ok "$1: --check --format json says $2 (exit $3)"
+    else
+        fail "$1: --check --format json: exit $rc"; head -c 600 "$work/$1.json"
+    fi
+done
 "$report" --check "$work/overflow-bad" >"$work/ovfbad.check" 2>&1
 rc=$?
 if [ "$rc" = 1 ] && grep -q 'FAIL (prefix before the summary overflow)' "$work/ovfbad.check"; then

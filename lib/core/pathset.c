@@ -1,5 +1,6 @@
 /* pathset.c - a rank's set of up to k paths: maintenance and the join
  * (paper Fig. 3 and 5).  The wire format is wire.c's. */
+#include <math.h>
 #include <stdlib.h>
 #include <stddef.h>
 #include <string.h>
@@ -21,7 +22,9 @@ int pathset_init(rp_pathset *ps, uint32_t k, uint32_t iv_cap)
     ps->p = calloc(k, sizeof *ps->p);
     /* +1 so iv_cap == 0 still gets a valid (unused) allocation. */
     ps->store = calloc((size_t)k * iv_cap + 1, sizeof *ps->store);
-    if (!ps->p || !ps->store) {
+    ps->sk_cost = calloc(k, sizeof *ps->sk_cost);   /* k - 1 used */
+    ps->sk_w = calloc(k, sizeof *ps->sk_w);
+    if (!ps->p || !ps->store || !ps->sk_cost || !ps->sk_w) {
         pathset_free(ps);
         return -1;
     }
@@ -45,6 +48,8 @@ void pathset_free(rp_pathset *ps)
     free(ps->p);
     free(ps->store);
     free(ps->repr_tab);
+    free(ps->sk_cost);
+    free(ps->sk_w);
     memset(ps, 0, sizeof *ps);
 }
 
@@ -64,6 +69,7 @@ void pathset_reset(rp_pathset *ps)
     path_clear(&ps->p[0]);
     ps->wexp = 0;
     ps->n = 1;
+    ps->n_sk = 0;
 }
 
 void pathset_add_cost(rp_pathset *ps, int64_t cost_ns)
@@ -71,6 +77,8 @@ void pathset_add_cost(rp_pathset *ps, int64_t cost_ns)
     /* Same amount on every path: the cost order is unchanged. */
     for (uint32_t i = 0; i < ps->n; i++)
         ps->p[i].cost_ns += cost_ns;
+    for (uint32_t i = 0; i < ps->n_sk; i++)
+        ps->sk_cost[i] += cost_ns;
 }
 
 static uint32_t sat_add_u32(uint32_t a, uint64_t b)
@@ -118,6 +126,10 @@ void pathset_copy(rp_pathset *dst, const rp_pathset *src)
         path_copy_into(&dst->p[i], &src->p[i], dst->iv_cap);
     dst->n = n;
     dst->wexp = src->wexp;
+    uint32_t ns = src->n_sk < dst->k_cap ? src->n_sk : dst->k_cap - 1;
+    memcpy(dst->sk_cost, src->sk_cost, (size_t)ns * sizeof *dst->sk_cost);
+    memcpy(dst->sk_w, src->sk_w, (size_t)ns * sizeof *dst->sk_w);
+    dst->n_sk = ns;
 }
 
 /* ---- join ----------------------------------------------------------- */
@@ -192,8 +204,7 @@ static void apply_picks(rp_pathset *mine, const rp_path *const *pick, uint32_t m
     mine->n = m;
 }
 
-static int join_fast(rp_pathset *mine, const rp_path *in, uint32_t nb, rp_select_mode sel,
-                     int32_t in_wexp);
+static int join_fast(rp_pathset *mine, const rp_path *in, uint32_t nb, rp_select_mode sel);
 
 /* mine <- select_k(mine U in[0..nb)).  The fast case (both sides in
  * select_path_cmp order without duplicates, as selection output and
@@ -244,25 +255,6 @@ static double pow2i(int64_t e)
     return b.d;
 }
 
-/* mine->p[0..m) get weights nw[] (scale 2^E), brought back so the largest
- * lies in [1, 2^32) by a power of two (exact). */
-static void set_weights(rp_pathset *mine, const double *nw, uint32_t m, int64_t E)
-{
-    double mx = 0;
-    for (uint32_t q = 0; q < m; q++)
-        mx = nw[q] > mx ? nw[q] : mx;
-    union { double d; uint64_t u; } b = { mx };
-    int64_t e = mx > 0 ? (int64_t)((b.u >> 52) & 0x7ff) - 1023 : 0;
-    double f = 1.0;
-    if (e < 0 || e >= 32) {
-        f = pow2i(-e);
-        E += e;
-    }
-    for (uint32_t q = 0; q < m; q++)
-        mine->p[q].w = (float)(nw[q] * f);
-    mine->wexp = (int32_t)(E < -(1 << 30) ? -(1 << 30) : E > (1 << 30) ? (1 << 30) : E);
-}
-
 /* Sum of v[0..n) in ascending order, so every rank gets the same bits
  * whatever order the duplicates came in. */
 static double sum_sorted(double *v, uint32_t n)
@@ -279,24 +271,52 @@ static double sum_sorted(double *v, uint32_t n)
     return s;
 }
 
-/* RP_SELECT=repr: mine <- the weighted selection of mine U in (in's
- * weights are in[i].w * 2^in_wexp).  Equal paths on both sides are
- * distinct paths of the graph with the same cost and summary (or, in a
- * collective, the same path reached twice): one candidate with the
- * weights added (select.c: select_weighted).  No exp/log: the scales are
- * powers of two, and the result is brought back near 1 by a power of two,
- * so it is exact up to the float the weights are stored in. */
-static void join_weighted(rp_pathset *mine, const rp_path *in, uint32_t nb, int in_sorted,
-                          int32_t in_wexp)
+/* mine->p[0..m) get weights nw[] and mine's sketch the points skc/skw[0..nsk)
+ * (all at scale 2^E), brought back so the largest weight lies in [1, 2^32)
+ * by a power of two (exact). */
+static void set_weights(rp_pathset *mine, const double *nw, uint32_t m, const int64_t *skc,
+                        const double *skw, uint32_t nsk, int64_t E)
 {
-    uint32_t k = mine->k_cap, na = mine->n, n = 0, nu = 0, m;
-    const rp_path *u[na + nb];
-    int64_t cost[na + nb];
-    double w[na + nb];
-    int64_t E = mine->wexp > in_wexp ? mine->wexp : in_wexp;
-    double fa = pow2i((int64_t)mine->wexp - E), fb = pow2i((int64_t)in_wexp - E);
+    double mx = 0;
+    for (uint32_t q = 0; q < m; q++)
+        mx = nw[q] > mx ? nw[q] : mx;
+    for (uint32_t q = 0; q < nsk; q++)
+        mx = skw[q] > mx ? skw[q] : mx;
+    union { double d; uint64_t u; } b = { mx };
+    int64_t e = mx > 0 ? (int64_t)((b.u >> 52) & 0x7ff) - 1023 : 0;
+    double f = 1.0;
+    if (e < 0 || e >= 32) {
+        f = pow2i(-e);
+        E += e;
+    }
+    for (uint32_t q = 0; q < m; q++)
+        mine->p[q].w = (float)(nw[q] * f);
+    for (uint32_t q = 0; q < nsk; q++) {
+        mine->sk_cost[q] = skc[q];
+        mine->sk_w[q] = (float)(skw[q] * f);
+    }
+    mine->n_sk = nsk;
+    mine->wexp = (int32_t)(E < -(1 << 30) ? -(1 << 30) : E > (1 << 30) ? (1 << 30) : E);
+}
+
+/* One candidate of a weighted join: a path (p) or a sketch point (p NULL). */
+typedef struct wcand {
+    int64_t        cost;
+    double         w;
+    const rp_path *p;
+} wcand;
+
+/* The paths of mine U in as weighted candidates, most costly first, an
+ * equal pair (the same path on both sides: in a collective, the same path
+ * reached twice; otherwise distinct paths with the same cost and summary)
+ * one candidate with the weights added, in ascending order so that every
+ * rank gets the same bits.  Returns how many. */
+static uint32_t weighted_paths(const rp_pathset *mine, const rp_path *in, uint32_t nb,
+                               int in_sorted, double fa, double fb, wcand *u)
+{
+    uint32_t na = mine->n, nu = 0;
     if (in_sorted && select_sorted_unique(mine->p, na)) {
-        /* the usual case: one merge pass; an equal pair's weights add */
+        /* the usual case: one merge pass */
         const rp_path *a = mine->p;
         uint32_t i = 0, j = 0;
         while (i < na || j < nb) {
@@ -306,45 +326,181 @@ static void join_weighted(rp_pathset *mine, const rp_path *in, uint32_t nb, int 
             const rp_path *p = c <= 0 ? &a[i] : &in[j];
             double x = c <= 0 ? a[i].w * fa : in[j].w * fb;
             if (c == 0) {
-                double two[2] = {x, in[j].w * fb};
-                x = sum_sorted(two, 2);
-                j++;
+                double y = in[j++].w * fb;
+                x = x < y ? x + y : y + x;
             }
             c <= 0 ? i++ : j++;
-            u[nu] = p;
-            cost[nu] = p->cost_ns;
-            w[nu++] = x;
+            u[nu++] = (wcand){ p->cost_ns, x, p };
         }
-    } else {
-        const rp_path *cand[na + nb];
-        double dup[na + nb];
-        for (uint32_t i = 0; i < na; i++)
-            cand[n++] = &mine->p[i];
-        for (uint32_t j = 0; j < nb; j++)
-            cand[n++] = &in[j];
-        const rp_path *mine_end = mine->p + na;
-        select_sort((rp_path **)cand, n);
-        for (uint32_t i = 0; i < n;) {
-            uint32_t j = i, nd = 0;
-            while (j < n && (j == i || select_path_cmp(cand[i], cand[j]) == 0)) {
-                const rp_path *c = cand[j++];
-                int own = c >= mine->p && c < mine_end;
-                dup[nd++] = c->w * (own ? fa : fb);
-            }
-            u[nu] = cand[i];
-            cost[nu] = cand[i]->cost_ns;
-            w[nu++] = nd == 1 ? dup[0] : sum_sorted(dup, nd);
-            i = j;
+        return nu;
+    }
+    const rp_path *cand[na + nb];
+    double dup[na + nb];
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < na; i++)
+        cand[n++] = &mine->p[i];
+    for (uint32_t j = 0; j < nb; j++)
+        cand[n++] = &in[j];
+    const rp_path *mine_end = mine->p + na;
+    select_sort((rp_path **)cand, n);
+    for (uint32_t i = 0; i < n;) {
+        uint32_t j = i, nd = 0;
+        while (j < n && (j == i || select_path_cmp(cand[i], cand[j]) == 0)) {
+            const rp_path *c = cand[j++];
+            int own = c >= mine->p && c < mine_end;
+            dup[nd++] = c->w * (own ? fa : fb);
+        }
+        u[nu++] = (wcand){ cand[i]->cost_ns, nd == 1 ? dup[0] : sum_sorted(dup, nd), cand[i] };
+        i = j;
+    }
+    return nu;
+}
+
+/* Sketch points of both sides, in the order (cost descending, weight
+ * ascending), which does not depend on which side a point came from. */
+static uint32_t weighted_sketch(const rp_pathset *mine, double fa, const int64_t *skc,
+                                const float *skw, uint32_t nsk, double fb, wcand *s)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < mine->n_sk; i++)
+        s[n++] = (wcand){ mine->sk_cost[i], mine->sk_w[i] * fa, NULL };
+    for (uint32_t i = 0; i < nsk; i++)
+        s[n++] = (wcand){ skc[i], skw[i] * fb, NULL };
+    for (uint32_t i = 1; i < n; i++)      /* insertion sort: two sorted runs, tiny */
+        for (uint32_t j = i; j > 0 && (s[j].cost > s[j - 1].cost ||
+                                       (s[j].cost == s[j - 1].cost && s[j].w < s[j - 1].w)); j--) {
+            wcand t = s[j];
+            s[j] = s[j - 1];
+            s[j - 1] = t;
+        }
+    return n;
+}
+
+/* RP_SELECT=repr: mine <- the weighted selection of mine U in, paths and
+ * sketch points (in's weights are w * 2^in_wexp).  The candidates, paths
+ * and sketch points in one order (cost descending, a path before a sketch
+ * point of equal cost), stand for the distribution of all paths' costs
+ * with their weights.  Of its 2k - 1 evenly spaced weighted quantiles, the
+ * even ones are the report levels: each takes the path whose weight centre
+ * lies nearest (the ends: the first and the last path, exact); the odd
+ * ones, between two levels, take the candidate that covers them and keep
+ * it as a sketch point (cost and weight only).  The weight of every dropped
+ * candidate moves to its two kept neighbours in proportion to where its
+ * cost lies between theirs, which keeps the total weight and the mean.  No
+ * exp/log: the scales are powers of two, and the result is brought back
+ * near 1 by a power of two, so every rank computes the same bits. */
+static void join_sketch(rp_pathset *mine, const rp_path *in, uint32_t nb, int in_sorted,
+                        int32_t in_wexp, const int64_t *in_skc, const float *in_skw,
+                        uint32_t in_nsk)
+{
+    uint32_t k = mine->k_cap, na = mine->n;
+    int64_t E = mine->wexp > in_wexp ? mine->wexp : in_wexp;
+    double fa = pow2i((int64_t)mine->wexp - E), fb = pow2i((int64_t)in_wexp - E);
+    wcand u[na + nb], s[mine->n_sk + in_nsk + 1];
+    uint32_t nu = weighted_paths(mine, in, nb, in_sorted, fa, fb, u);
+    uint32_t ns = weighted_sketch(mine, fa, in_skc, in_skw, in_nsk, fb, s);
+    const rp_path *pk[k];
+    double nw[k], skw[k];
+    int64_t skc[k];
+    if (nu <= k && ns + 1 <= k) {   /* everything fits: nothing to drop */
+        for (uint32_t q = 0; q < nu; q++) {
+            pk[q] = u[q].p;
+            nw[q] = u[q].w;
+        }
+        for (uint32_t q = 0; q < ns; q++) {
+            skc[q] = s[q].cost;
+            skw[q] = s[q].w;
+        }
+        apply_picks(mine, pk, nu);
+        set_weights(mine, nw, nu, skc, skw, ns, E);
+        return;
+    }
+    /* one order, paths first on equal cost; running weight sums; which
+     * candidates are paths (field by field: this runs at every message) */
+    int64_t cc[nu + ns];
+    double cw[nu + ns], cum[nu + ns], tot = 0;
+    const rp_path *cp[nu + ns];
+    uint32_t ri[nu], nr = 0, n = 0, i = 0, j = 0;
+    while (i < nu || j < ns) {
+        if (j == ns || (i < nu && u[i].cost >= s[j].cost)) {
+            cc[n] = u[i].cost;
+            cw[n] = u[i].w;
+            cp[n] = u[i++].p;
+            ri[nr++] = n;
+        } else {
+            cc[n] = s[j].cost;
+            cw[n] = s[j++].w;
+            cp[n] = NULL;
+        }
+        tot += cw[n];
+        cum[n++] = tot;
+    }
+    /* levels: the path whose weight centre is nearest 2l of 2k - 2 steps
+     * (centres rise, so one forward pass); the ends the first and last path */
+    uint32_t lev[k], r = 0;
+    double step = k > 1 ? tot / (double)(2 * k - 2) : 0.0;
+    lev[0] = ri[0];
+    for (uint32_t l = 1; l + 1 < k; l++) {
+        double t = step * (double)(2 * l);
+        double dr = fabs(cum[ri[r]] - cw[ri[r]] * 0.5 - t);
+        while (r + 1 < nr) {
+            double dn = fabs(cum[ri[r + 1]] - cw[ri[r + 1]] * 0.5 - t);
+            if (!(dn <= dr))
+                break;
+            dr = dn;
+            r++;
+        }
+        lev[l] = ri[r];
+    }
+    if (k > 1)
+        lev[k - 1] = ri[nr - 1];
+    /* kept, in order: levels (distinct) and between two distinct levels the
+     * candidate covering the odd quantile, as a sketch point */
+    uint32_t keep[2 * k], nk = 0, m = 0, nsk = 0;
+    uint8_t is_path[2 * k];
+    for (uint32_t l = 0; l < k; l++) {
+        if (nk && keep[nk - 1] == lev[l])
+            continue;
+        if (nk && lev[l] > keep[nk - 1] + 1) {
+            double t = step * (double)(2 * l - 1);
+            uint32_t q = keep[nk - 1] + 1;
+            while (q + 1 < lev[l] && !(cum[q] > t))
+                q++;
+            is_path[nk] = 0;
+            keep[nk++] = q;
+        }
+        is_path[nk] = 1;
+        keep[nk++] = lev[l];
+    }
+    double kw[2 * k];
+    for (uint32_t q = 0; q < nk; q++)
+        kw[q] = cw[keep[q]];
+    for (uint32_t q = 0; q < keep[0]; q++)   /* none before the first path, normally */
+        kw[0] += cw[q];
+    for (uint32_t q = 0; q + 1 < nk; q++) {
+        uint32_t a = keep[q], b = keep[q + 1];
+        if (b == a + 1)
+            continue;
+        double span = (double)(cc[a] - cc[b]), inv = span > 0 ? 1.0 / span : 0.0;
+        for (uint32_t x = a + 1; x < b; x++) {
+            double f = span > 0 ? (double)(cc[x] - cc[b]) * inv : 0.5;
+            kw[q] += cw[x] * f;
+            kw[q + 1] += cw[x] * (1.0 - f);
         }
     }
-    uint32_t pick[k];
-    double nw[k];
-    const rp_path *pk[k];
-    select_weighted(cost, w, nu, k, pick, nw, &m);
-    for (uint32_t q = 0; q < m; q++)
-        pk[q] = u[pick[q]];
+    for (uint32_t x = keep[nk - 1] + 1; x < n; x++)   /* sketch points tied with the last path */
+        kw[nk - 1] += cw[x];
+    for (uint32_t q = 0; q < nk; q++) {
+        if (is_path[q]) {
+            pk[m] = cp[keep[q]];
+            nw[m++] = kw[q];
+        } else {
+            skc[nsk] = cc[keep[q]];
+            skw[nsk++] = kw[q];
+        }
+    }
     apply_picks(mine, pk, m);
-    set_weights(mine, nw, m, E);
+    set_weights(mine, nw, m, skc, skw, nsk, E);
 }
 
 void pathset_join(rp_pathset *mine, const rp_pathset *in, rp_select_mode sel)
@@ -352,79 +508,48 @@ void pathset_join(rp_pathset *mine, const rp_pathset *in, rp_select_mode sel)
     if (in == mine || in->n == 0)
         return;  /* joining with itself or nothing changes nothing */
     int sorted = select_sorted_unique(in->p, in->n);
-    if (sorted && join_fast(mine, in->p, in->n, sel, in->wexp))
-        return;
     if (sel == RP_SELECT_REPR)
-        join_weighted(mine, in->p, in->n, sorted, in->wexp);
-    else
+        join_sketch(mine, in->p, in->n, sorted, in->wexp, in->sk_cost, in->sk_w, in->n_sk);
+    else if (!sorted || !join_fast(mine, in->p, in->n, sel))
         join_paths(mine, in->p, in->n, sorted, sel);
 }
 
-/* The join of every received message, for the usual case: k <= 64 (so
- * slots and picks fit in bit masks and bytes), repr (weighted), paper with
- * its pick table or topk, and mine in order.  Equal to join_paths, in about half the
- * instructions: it runs on the receiver's critical path, ahead of its
- * next send.  Returns 0 when it does not apply (nothing changed). */
-static int join_fast(rp_pathset *mine, const rp_path *in, uint32_t nb, rp_select_mode sel,
-                     int32_t in_wexp)
+/* The join of every received message under the unweighted rules, for the
+ * usual case: k <= 64 (so slots and picks fit in bit masks and bytes),
+ * paper with its pick table or topk, and mine in order.  Equal to
+ * join_paths, in about half the instructions: it runs on the receiver's
+ * critical path, ahead of its next send.  Returns 0 when it does not apply
+ * (nothing changed). */
+static int join_fast(rp_pathset *mine, const rp_path *in, uint32_t nb, rp_select_mode sel)
 {
     uint32_t k = mine->k_cap, na = mine->n;
     rp_path *a = mine->p;
-    if (k > 64 || (sel == RP_SELECT_PAPER && !mine->repr_tab) || !select_sorted_unique(a, na))
+    if (k > 64 || sel == RP_SELECT_REPR || (sel == RP_SELECT_PAPER && !mine->repr_tab) ||
+        !select_sorted_unique(a, na))
         return 0;
-    /* merged order as codes: mine's index, or 0x80 | in's index; under
-     * repr also each candidate's cost and weight (scale 2^E; an equal pair's
-     * weights add, summed in ascending order so both orders agree) */
-    int weighted = sel == RP_SELECT_REPR;
-    int64_t E = mine->wexp > in_wexp ? mine->wexp : in_wexp;
-    double fa = pow2i((int64_t)mine->wexp - E), fb = pow2i((int64_t)in_wexp - E);
+    /* merged order as codes: mine's index, or 0x80 | in's index */
     uint8_t code[128], pk[64];
-    int64_t cost[128];
-    double w[128], nw[64];
     uint32_t i = 0, j = 0, n = 0, m;
     while (i < na && j < nb) {
         if (a[i].cost_ns > in[j].cost_ns) {
-            w[n] = a[i].w * fa;
             code[n++] = (uint8_t)i++;
         } else if (a[i].cost_ns < in[j].cost_ns) {
-            w[n] = in[j].w * fb;
             code[n++] = (uint8_t)(0x80u | j++);
         } else {
             int c = select_path_cmp(&a[i], &in[j]);
-            if (c <= 0) {
-                double x = a[i].w * fa;
-                if (c == 0) {   /* the same path on both sides: keep mine */
-                    double y = in[j++].w * fb;
-                    x = x < y ? x + y : y + x;
-                }
-                w[n] = x;
-                code[n++] = (uint8_t)i++;
-            } else {
-                w[n] = in[j].w * fb;
-                code[n++] = (uint8_t)(0x80u | j++);
-            }
+            if (c == 0)
+                j++;   /* the same path on both sides: keep mine */
+            code[n++] = c <= 0 ? (uint8_t)i++ : (uint8_t)(0x80u | j++);
         }
     }
-    while (i < na) {
-        w[n] = a[i].w * fa;
+    while (i < na)
         code[n++] = (uint8_t)i++;
-    }
-    while (j < nb) {
-        w[n] = in[j].w * fb;
+    while (j < nb)
         code[n++] = (uint8_t)(0x80u | j++);
-    }
 
     const uint8_t *pick = code;
     m = n;
-    if (weighted) {
-        for (uint32_t q = 0; q < n; q++)
-            cost[q] = code[q] & 0x80u ? in[code[q] & 0x7fu].cost_ns : a[code[q]].cost_ns;
-        uint32_t at[64];
-        select_weighted(cost, w, n, k, at, nw, &m);
-        pick = pk;
-        for (uint32_t q = 0; q < m; q++)
-            pk[q] = code[at[q]];
-    } else if (n > k) {
+    if (n > k) {
         m = k;
         pick = pk;
         if (sel == RP_SELECT_PAPER) {
@@ -470,8 +595,6 @@ static int join_fast(rp_pathset *mine, const rp_path *in, uint32_t nb, rp_select
     }
     memcpy(a, newp, (size_t)k * sizeof *newp);
     mine->n = m;
-    if (weighted)
-        set_weights(mine, nw, m, E);
     return 1;
 }
 
@@ -481,21 +604,21 @@ int pathset_join_wire(rp_pathset *mine, const void *buf, size_t len, rp_select_m
         return -1;
     /* Path headers are read into `in`; intervals stay in the buffer
      * (p->iv points at them, read-only: the join only copies out of it). */
-    rp_path in[mine->k_cap];
-    uint32_t n_in;
-    int32_t in_wexp;
-    if (pathset_wire_parse(buf, len, mine->k_cap, mine->iv_cap, in, &n_in, &in_wexp) != 0)
+    uint32_t kc = mine->k_cap;
+    rp_path in[kc];
+    int64_t skc[kc];
+    float skw[kc];
+    rp_wire_set ws = { in, skc, skw, 0, 0, 0 };
+    if (pathset_wire_parse(buf, len, kc, mine->iv_cap, &ws) != 0)
         return -1;
     int sorted = 1;
-    for (uint32_t i = 1; i < n_in; i++)
+    for (uint32_t i = 1; i < ws.n; i++)
         if (in[i].cost_ns == in[i - 1].cost_ns && select_path_cmp(&in[i - 1], &in[i]) >= 0)
             sorted = 0;   /* equal costs: in order by contents, else the general join */
-    if (sorted && join_fast(mine, in, n_in, sel, in_wexp))
-        return 0;
     if (sel == RP_SELECT_REPR)
-        join_weighted(mine, in, n_in, sorted, in_wexp);
-    else
-        join_paths(mine, in, n_in, sorted, sel);
+        join_sketch(mine, in, ws.n, sorted, ws.wexp, skc, skw, ws.n_sk);
+    else if (!sorted || !join_fast(mine, in, ws.n, sel))
+        join_paths(mine, in, ws.n, sorted, sel);
     return 0;
 }
 

@@ -54,6 +54,16 @@ typedef struct rp_pathset {
     rp_interval *store;   /* k_cap * iv_cap intervals */
     uint16_t    *repr_tab; /* select_repr_table(k_cap) when k_cap <= 64, else NULL */
     int32_t      wexp;    /* the paths' weights are p[i].w * 2^wexp */
+    /* The quantile sketch (RP_SELECT=repr, issue 14): up to k_cap - 1
+     * cost-only points between the kept paths, each standing for sk_w[i] *
+     * 2^wexp paths of cost sk_cost[i] (descending, within the kept paths'
+     * cost range).  With them a join places its k paths among 2k - 1
+     * evenly spaced weighted quantiles instead of k: the mass between two
+     * kept paths is no longer lumped onto the nearer of them, which biased
+     * the levels next to the ends towards the median (select.c). */
+    uint32_t     n_sk;
+    int64_t     *sk_cost;
+    float       *sk_w;
 } rp_pathset;
 
 /* Selection statistic (RP_SELECT). */
@@ -106,8 +116,10 @@ int pathset_join_wire(rp_pathset *mine, const void *buf, size_t len, rp_select_m
  * names. */
 void pathset_percentile_costs(const rp_pathset *ps, uint32_t k, rp_select_mode sel,
                               int64_t *out);
-/* Which held path each report level j of k shows (map[j]): by weighted
- * quantile under repr, by nearest position otherwise (select_levels). */
+/* Which held path each report level j of k shows (map[j]): path j when
+ * the set holds k paths (a join puts its k paths at the k levels); with
+ * fewer, by weighted quantile under repr, by nearest position otherwise
+ * (select_levels). */
 void pathset_levels(const rp_pathset *ps, uint32_t k, rp_select_mode sel, uint32_t *map);
 
 #endif

@@ -318,6 +318,12 @@ void select_levels(const int64_t *cost, const double *w, uint32_t n, uint32_t k,
                    rp_select_mode sel, uint32_t *map)
 {
     (void)cost;
+    if (n == k && sel == RP_SELECT_REPR) {
+        /* a weighted join puts its k paths at the k levels (pathset.c) */
+        for (uint32_t j = 0; j < k; j++)
+            map[j] = j;
+        return;
+    }
     if (sel != RP_SELECT_REPR || n == 0) {
         for (uint32_t j = 0; j < k; j++)
             map[j] = select_nearest(j, k, n);

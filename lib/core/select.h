@@ -60,8 +60,9 @@ double select_exp2(double x);
 double select_log2(double y);
 
 /* Which of n held paths (sorted descending) report level j of k shows
- * (map[j]): repr by weighted quantile (w, any common scale), the others
- * select_nearest. */
+ * (map[j]): under repr path j when n == k (a weighted join places its k
+ * paths at the k levels, using the set's sketch too), else by weighted
+ * quantile (w, any common scale); the others select_nearest. */
 void select_levels(const int64_t *cost, const double *w, uint32_t n, uint32_t k,
                    rp_select_mode sel, uint32_t *map);
 

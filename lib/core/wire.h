@@ -10,11 +10,13 @@
 #include "core/pathset.h"
 
 /* Wire format version of an encoded path-set (doc/formats.md). */
-#define RP_PATHSET_WIRE_VERSION 3
-#define RP_PATHSET_HDR_BYTES    12u
+#define RP_PATHSET_WIRE_VERSION 4
+#define RP_PATHSET_HDR_BYTES    16u
+#define RP_SKETCH_PT_BYTES      12u
 #define RP_PATH_HDR_BYTES       28u
 
-/* Largest encoded size for a set of k paths with iv_cap intervals each. */
+/* Largest encoded size for a set of k paths with iv_cap intervals each
+ * (and k - 1 sketch points). */
 size_t pathset_max_wire_bytes(uint32_t k, uint32_t iv_cap);
 /* Encode only the used intervals.  Returns bytes written, or 0 if cap is
  * too small. */
@@ -23,13 +25,23 @@ size_t pathset_encode(const rp_pathset *ps, void *buf, size_t cap);
  * -1 on a malformed/truncated/oversized buffer (ps then holds 0 paths). */
 int    pathset_decode(rp_pathset *ps, const void *buf, size_t len);
 
+/* What pathset_wire_parse reads: the caller's arrays (room for k_cap
+ * entries each) and the counts. */
+typedef struct rp_wire_set {
+    rp_path *hdr;       /* path headers; hdr[i].iv points into the buffer */
+    int64_t *sk_cost;   /* sketch points */
+    float   *sk_w;
+    uint32_t n;         /* paths */
+    int32_t  wexp;      /* the weights' power of two */
+    uint32_t n_sk;      /* sketch points */
+} rp_wire_set;
+
 /* Check an encoding (the same checks as pathset_decode) and read its path
- * headers into hdr[0..*n) (hdr has room for k_cap paths); hdr[i].iv points
- * at path i's intervals inside buf, which are 4-byte aligned only if buf is
- * (then they may be read in place); *wexp: the set's weight exponent.
- * 0, or -1 for a malformed buffer. */
+ * headers and sketch points into ws; ws->hdr[i].iv points at path i's
+ * intervals inside buf, which are 4-byte aligned only if buf is (then they
+ * may be read in place).  0, or -1 for a malformed buffer. */
 int pathset_wire_parse(const void *buf, size_t len, uint32_t k_cap, uint32_t iv_cap,
-                       rp_path *hdr, uint32_t *n, int32_t *wexp);
+                       rp_wire_set *ws);
 /* The total_length field of an encoding's header (buf holds >= 8 bytes). */
 uint32_t pathset_wire_len(const void *buf);
 /* The cost of an encoding's most critical path; 0, or -1 if too short. */

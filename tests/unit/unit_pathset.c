@@ -56,10 +56,13 @@ static int set_ok(const rp_pathset *ps)
 
 static int sets_equal(const rp_pathset *a, const rp_pathset *b)
 {
-    if (a->n != b->n)
+    if (a->n != b->n || a->n_sk != b->n_sk)
         return 0;
     for (uint32_t i = 0; i < a->n; i++)
         if (select_path_cmp(&a->p[i], &b->p[i]) != 0)
+            return 0;
+    for (uint32_t i = 0; i < a->n_sk; i++)
+        if (a->sk_cost[i] != b->sk_cost[i] || a->sk_w[i] != b->sk_w[i])
             return 0;
     return 1;
 }
@@ -181,6 +184,9 @@ static void make_sample(rp_pathset *ps)
     ps->p[1].n_evicted = 77;
     put_path(ps, 2, 1000, 1, a + 1);
     ps->p[2].flags = RP_PATH_OVERFLOW;
+    ps->n_sk = 1;   /* one sketch point between the paths */
+    ps->sk_cost[0] = 5000;
+    ps->sk_w[0] = 2.5f;
 }
 
 static void wr16(uint8_t *b, size_t off, uint16_t v) { memcpy(b + off, &v, 2); }
@@ -270,9 +276,9 @@ static void test_wire(void)
     make_sample(&ps);
     _Alignas(8) uint8_t enc[512];
     size_t len = pathset_encode(&ps, enc, sizeof enc);
-    CHECK_EQ(len, 12 + 3 * 28 + 8 * 4);
+    CHECK_EQ(len, 16 + 3 * 28 + 8 * 4 + 12);
     CHECK(len <= pathset_max_wire_bytes(4, 3));
-    CHECK_EQ(pathset_max_wire_bytes(4, 3), 12 + 4 * (28 + 24));
+    CHECK_EQ(pathset_max_wire_bytes(4, 3), 16 + 4 * (28 + 24) + 3 * 12);
     CHECK_EQ(pathset_encode(&ps, enc, len - 1), 0);   /* too small */
     CHECK_EQ(pathset_encode(&ps, enc, len), len);     /* exact fit */
     /* header fields at their documented offsets */
@@ -291,6 +297,7 @@ static void test_wire(void)
     CHECK_EQ(dec.p[0].iv[2].rank, 70000);
     CHECK_EQ(dec.p[1].n_evicted, 77);
     CHECK_EQ(dec.p[2].flags, RP_PATH_OVERFLOW);
+    CHECK(dec.n_sk == 1 && dec.sk_cost[0] == 5000 && dec.sk_w[0] == 2.5f);
     /* unaligned source buffer */
     _Alignas(8) uint8_t odd[520];
     memcpy(odd + 1, enc, len);
@@ -329,13 +336,24 @@ static void test_wire(void)
     }
     CHECK_EQ(pathset_decode(&dec, NULL, 0), -1);
 
-    /* path offsets: p0 at 12 (3 iv), p1 at 64 (0 iv), p2 at 92 (1 iv) */
-    const size_t p0 = 12, p1 = 12 + 28 + 24, p2 = p1 + 28, iv0 = p0 + 28;
+    /* path offsets: p0 at 16 (3 iv), p1 at 68 (0 iv), p2 at 96 (1 iv); the
+     * sketch point at 132 */
+    const size_t p0 = 16, p1 = 16 + 28 + 24, p2 = p1 + 28, iv0 = p0 + 28, sk0 = p2 + 28 + 8;
     REJECT(0, uint8_t, 1);                       /* version (1: before sampled_us) */
     REJECT(0, uint8_t, 2);                       /* (2: before lw) */
-    REJECT(0, uint8_t, 4);
+    REJECT(0, uint8_t, 3);                       /* (3: before the sketch) */
+    REJECT(0, uint8_t, 5);
     REJECT(0, uint8_t, 0);
     REJECT(1, uint8_t, 1);                       /* reserved */
+    REJECT(14, uint16_t, 1);                     /* reserved (2) */
+    REJECT(12, uint16_t, 0);                     /* n_sketch: fewer (trailing) */
+    REJECT(12, uint16_t, 2);                     /* more (runs past) */
+    REJECT(12, uint16_t, 4);                     /* >= k */
+    REJECT(sk0, int64_t, 123456789013LL);        /* sketch above the longest path */
+    REJECT(sk0, int64_t, 999);                   /* below the shortest */
+    REJECT(sk0, int64_t, -1);
+    REJECT(sk0 + 8, uint32_t, 0x7FC00000);       /* sketch weight: NaN */
+    REJECT(sk0 + 8, uint32_t, 0xBF800000);       /* -1 */
     REJECT(2, uint16_t, 0);                      /* n_paths == 0 */
     REJECT(2, uint16_t, 2);                      /* fewer paths: trailing */
     REJECT(2, uint16_t, 4);                      /* more paths: runs past */
@@ -413,18 +431,29 @@ static void check_join(const rp_pathset *before, const rp_pathset *in,
     for (uint32_t i = 0; i < in->n; i++)
         cand[before->n + i] = &in->p[i];
     if (sel == RP_SELECT_REPR) {
-        /* weighted: the total weight is kept (2^lw summed), and the join
-         * is symmetric to the last bit (in U mine == mine U in) */
+        /* weighted: the total weight of paths and sketch points is kept,
+         * the sketch stays within the paths' cost range in order, and the
+         * join is symmetric to the last bit (in U mine == mine U in) */
         double w_in = 0, w_out = 0;
         for (uint32_t i = 0; i < before->n; i++)
             w_in += ldexp(before->p[i].w, before->wexp);
+        for (uint32_t i = 0; i < before->n_sk; i++)
+            w_in += ldexp(before->sk_w[i], before->wexp);
         for (uint32_t i = 0; i < in->n; i++)
             w_in += ldexp(in->p[i].w, in->wexp);
+        for (uint32_t i = 0; i < in->n_sk; i++)
+            w_in += ldexp(in->sk_w[i], in->wexp);
         for (uint32_t j = 0; j < after->n; j++)
             w_out += ldexp(after->p[j].w, after->wexp);
+        for (uint32_t j = 0; j < after->n_sk; j++) {
+            w_out += ldexp(after->sk_w[j], after->wexp);
+            CHECK(after->sk_cost[j] <= after->p[0].cost_ns &&
+                  after->sk_cost[j] >= after->p[after->n - 1].cost_ns);
+            CHECK(j == 0 || after->sk_cost[j] <= after->sk_cost[j - 1]);
+        }
         CHECK(fabs(w_out / w_in - 1) < 1e-5);
         CHECK(after->p[0].w >= 0);
-        CHECK(after->n <= after->k_cap);
+        CHECK(after->n <= after->k_cap && after->n_sk < after->k_cap);
         rp_pathset sym;
         pathset_init(&sym, in->k_cap, in->iv_cap);
         pathset_copy(&sym, in);
@@ -435,6 +464,10 @@ static void check_join(const rp_pathset *before, const rp_pathset *in,
             CHECK_EQ(select_path_cmp(&sym.p[j], &after->p[j]), 0);
             CHECK(memcmp(&sym.p[j].w, &after->p[j].w, sizeof sym.p[j].w) == 0);
         }
+        CHECK_EQ(sym.n_sk, after->n_sk);
+        for (uint32_t j = 0; j < sym.n_sk && j < after->n_sk; j++)
+            CHECK(sym.sk_cost[j] == after->sk_cost[j] &&
+                  memcmp(&sym.sk_w[j], &after->sk_w[j], sizeof sym.sk_w[j]) == 0);
         pathset_free(&sym);
     } else {
         select_k(cand, nc, before->k_cap, sel, out, &m);

@@ -363,8 +363,11 @@ static void test_weighted(void)
     CHECK(m == 5 && nw[1] == 1024.0);
     /* the report's levels: by weight under repr, by position otherwise */
     uint32_t map[5];
-    select_levels(c5, w5, 5, 5, RP_SELECT_REPR, map);
-    CHECK(map[0] == 0 && map[1] == 1 && map[2] == 1 && map[3] == 1 && map[4] == 4);
+    select_levels(c5, w5, 5, 5, RP_SELECT_REPR, map);   /* k held: one each */
+    CHECK(map[0] == 0 && map[1] == 1 && map[2] == 2 && map[3] == 3 && map[4] == 4);
+    select_levels(c5, w5, 5, 7, RP_SELECT_REPR, map);   /* fewer held: by weight */
+    CHECK(map[0] == 0 && map[1] == 1 && map[2] == 1 && map[3] == 1 && map[4] == 1 &&
+          map[5] == 1 && map[6] == 4);
     select_levels(c5, w5, 5, 5, RP_SELECT_PAPER, map);
     CHECK(map[0] == 0 && map[1] == 1 && map[2] == 2 && map[3] == 3 && map[4] == 4);
     /* the fast exp2/log2 the tools and files use */

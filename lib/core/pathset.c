@@ -171,6 +171,38 @@ static uint32_t merge_unique(const rp_path **cand, const rp_path *a, uint32_t na
 static void apply_picks(rp_pathset *mine, const rp_path *const *pick, uint32_t m)
 {
     uint32_t k = mine->k_cap, nfree = 0, f = 0;
+    if (k <= 64) {
+        /* the usual k: slots as bits (join_fast's way) */
+        rp_path *a = mine->p, newp[k];
+        const uintptr_t base = (uintptr_t)a, lim = (uintptr_t)mine->n * sizeof *a;
+        uint64_t kept = 0;
+        for (uint32_t q = 0; q < m; q++) {
+            uintptr_t off = (uintptr_t)pick[q] - base;
+            if (off < lim)
+                kept |= 1ull << (off / sizeof *a);
+        }
+        uint64_t free_slots = ~kept & (k == 64 ? ~0ull : (1ull << k) - 1);
+        for (uint32_t q = 0; q < m; q++) {
+            uintptr_t off = (uintptr_t)pick[q] - base;
+            if (off < lim) {
+                newp[q] = a[off / sizeof *a];
+                continue;
+            }
+            uint32_t sl = (uint32_t)__builtin_ctzll(free_slots);
+            free_slots &= free_slots - 1;
+            newp[q].iv = a[sl].iv;
+            path_copy_into(&newp[q], pick[q], mine->iv_cap);
+        }
+        for (uint32_t q = m; q < k; q++) {
+            uint32_t sl = (uint32_t)__builtin_ctzll(free_slots);
+            free_slots &= free_slots - 1;
+            path_clear(&newp[q]);
+            newp[q].iv = a[sl].iv;
+        }
+        memcpy(a, newp, (size_t)k * sizeof *newp);
+        mine->n = m;
+        return;
+    }
     rp_path newp[k];
     rp_interval *freebuf[k];
     uint8_t kept[k];
@@ -292,8 +324,16 @@ static void set_weights(rp_pathset *mine, const double *nw, uint32_t m, const in
     for (uint32_t q = 0; q < m; q++)
         mine->p[q].w = (float)(nw[q] * f);
     for (uint32_t q = 0; q < nsk; q++) {
-        mine->sk_cost[q] = skc[q];
-        mine->sk_w[q] = (float)(skw[q] * f);
+        /* equal costs by weight: the order weighted_sketch's merge expects */
+        int64_t c = skc[q];
+        float w = (float)(skw[q] * f);
+        uint32_t x = q;
+        for (; x > 0 && mine->sk_cost[x - 1] == c && mine->sk_w[x - 1] > w; x--) {
+            mine->sk_cost[x] = mine->sk_cost[x - 1];
+            mine->sk_w[x] = mine->sk_w[x - 1];
+        }
+        mine->sk_cost[x] = c;
+        mine->sk_w[x] = w;
     }
     mine->n_sk = nsk;
     mine->wexp = (int32_t)(E < -(1 << 30) ? -(1 << 30) : E > (1 << 30) ? (1 << 30) : E);
@@ -356,23 +396,35 @@ static uint32_t weighted_paths(const rp_pathset *mine, const rp_path *in, uint32
     return nu;
 }
 
-/* Sketch points of both sides, in the order (cost descending, weight
- * ascending), which does not depend on which side a point came from. */
+/* Sketch points of both sides into sc/sw, in the order (cost descending,
+ * weight ascending), which does not depend on which side a point came from.
+ * Each side is in that order already (set_weights keeps it), so one merge
+ * pass.  Returns how many. */
 static uint32_t weighted_sketch(const rp_pathset *mine, double fa, const int64_t *skc,
-                                const float *skw, uint32_t nsk, double fb, wcand *s)
+                                const float *skw, uint32_t nsk, double fb, int64_t *sc,
+                                double *sw)
 {
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < mine->n_sk; i++)
-        s[n++] = (wcand){ mine->sk_cost[i], mine->sk_w[i] * fa, NULL };
-    for (uint32_t i = 0; i < nsk; i++)
-        s[n++] = (wcand){ skc[i], skw[i] * fb, NULL };
-    for (uint32_t i = 1; i < n; i++)      /* insertion sort: two sorted runs, tiny */
-        for (uint32_t j = i; j > 0 && (s[j].cost > s[j - 1].cost ||
-                                       (s[j].cost == s[j - 1].cost && s[j].w < s[j - 1].w)); j--) {
-            wcand t = s[j];
-            s[j] = s[j - 1];
-            s[j - 1] = t;
+    uint32_t i = 0, j = 0, n = 0, na = mine->n_sk;
+    const int64_t *ac = mine->sk_cost;
+    const float *aw = mine->sk_w;
+    while (i < na && j < nsk) {
+        double wa = aw[i] * fa, wb = skw[j] * fb;
+        if (ac[i] > skc[j] || (ac[i] == skc[j] && wa <= wb)) {
+            sc[n] = ac[i++];
+            sw[n++] = wa;
+        } else {
+            sc[n] = skc[j++];
+            sw[n++] = wb;
         }
+    }
+    for (; i < na; i++, n++) {
+        sc[n] = ac[i];
+        sw[n] = aw[i] * fa;
+    }
+    for (; j < nsk; j++, n++) {
+        sc[n] = skc[j];
+        sw[n] = skw[j] * fb;
+    }
     return n;
 }
 
@@ -396,9 +448,11 @@ static void join_sketch(rp_pathset *mine, const rp_path *in, uint32_t nb, int in
     uint32_t k = mine->k_cap, na = mine->n;
     int64_t E = mine->wexp > in_wexp ? mine->wexp : in_wexp;
     double fa = pow2i((int64_t)mine->wexp - E), fb = pow2i((int64_t)in_wexp - E);
-    wcand u[na + nb], s[mine->n_sk + in_nsk + 1];
+    wcand u[na + nb];
+    int64_t sc[mine->n_sk + in_nsk + 1];
+    double sw[mine->n_sk + in_nsk + 1];
     uint32_t nu = weighted_paths(mine, in, nb, in_sorted, fa, fb, u);
-    uint32_t ns = weighted_sketch(mine, fa, in_skc, in_skw, in_nsk, fb, s);
+    uint32_t ns = weighted_sketch(mine, fa, in_skc, in_skw, in_nsk, fb, sc, sw);
     const rp_path *pk[k];
     double nw[k], skw[k];
     int64_t skc[k];
@@ -407,12 +461,8 @@ static void join_sketch(rp_pathset *mine, const rp_path *in, uint32_t nb, int in
             pk[q] = u[q].p;
             nw[q] = u[q].w;
         }
-        for (uint32_t q = 0; q < ns; q++) {
-            skc[q] = s[q].cost;
-            skw[q] = s[q].w;
-        }
         apply_picks(mine, pk, nu);
-        set_weights(mine, nw, nu, skc, skw, ns, E);
+        set_weights(mine, nw, nu, sc, sw, ns, E);
         return;
     }
     /* one order, paths first on equal cost; running weight sums; which
@@ -421,15 +471,16 @@ static void join_sketch(rp_pathset *mine, const rp_path *in, uint32_t nb, int in
     double cw[nu + ns], cum[nu + ns], tot = 0;
     const rp_path *cp[nu + ns];
     uint32_t ri[nu], nr = 0, n = 0, i = 0, j = 0;
-    while (i < nu || j < ns) {
-        if (j == ns || (i < nu && u[i].cost >= s[j].cost)) {
+    sc[ns] = -1;   /* sentinel: costs are >= 0 */
+    while (n < nu + ns) {
+        if (i < nu && u[i].cost >= sc[j]) {
             cc[n] = u[i].cost;
             cw[n] = u[i].w;
             cp[n] = u[i++].p;
             ri[nr++] = n;
         } else {
-            cc[n] = s[j].cost;
-            cw[n] = s[j++].w;
+            cc[n] = sc[j];
+            cw[n] = sw[j++];
             cp[n] = NULL;
         }
         tot += cw[n];

@@ -66,6 +66,11 @@ double report_percentile(uint32_t j, uint32_t k);
  * trace-mode run and in doc/accuracy.md) or, under RP_SELECT=topk, are the
  * j-th longest / shortest kept paths - not percentiles.  buf: scratch. */
 const char *report_level_label(const rp_profile *p, uint32_t j, char *buf, size_t n);
+/* Level j's error measured by the accuracy benchmark for this selection
+ * rule and k (doc/accuracy.md): the largest per-program median and the
+ * worst phase, % of a phase's longest - shortest.  1, or 0 if not measured
+ * (the exact ends, topk, other k). */
+int report_level_error(const rp_profile *p, uint32_t j, double *median, double *worst);
 /* Innermost frame of a symbol (the one whose line the time is on). */
 const rp_pframe *report_leaf_frame(const rp_profile *p, uint32_t sym);
 

@@ -132,13 +132,29 @@ static void distribution(FILE *f, const rp_profile *p)
                 precision_samples(w, report_total(p, RP_MET_PATH0 + j)),
                 report_level_label(p, j, lb, sizeof lb));
     }
-    if (p->k > 2)
+    if (p->k > 2) {
         fprintf(f, "  a row's cost is the sum over phases of each phase's path at that level;"
                    " %s\n", p->select == RP_SELECT_TOPK
                        ? "RP_SELECT=topk keeps the longest and shortest paths, not percentiles"
                        : "the middle levels estimate\n  percentiles of all paths of each "
-                         "phase (measured error: doc/accuracy.md; `rp-report --check` on a\n"
-                         "  trace-mode run measures it for your program)");
+                         "phase (`rp-report --check` on a trace-mode run measures their error\n"
+                         "  for your program)");
+        double med, worst, mmax = 0, wmax = 0;
+        int have = 0;
+        for (uint32_t j = 1; j + 1 < p->k; j++)
+            if (report_level_error(p, j, &med, &worst)) {
+                have = 1;
+                mmax = med > mmax ? med : mmax;
+                wmax = worst > wmax ? worst : wmax;
+            }
+        if (have)
+            fprintf(f, "  measured error of the estimates at k=%u (doc/accuracy.md, benchmark "
+                       "programs): median <= %.1f %% of a\n  phase's longest - shortest, worst "
+                       "phase %.1f %%\n", p->k, mmax, wmax);
+        else if (p->select != RP_SELECT_TOPK)
+            fprintf(f, "  the estimates' error has not been measured at k=%u (doc/accuracy.md "
+                       "has k = 3, 5, 9)\n", p->k);
+    }
     if (p->k > 1 && st->k == p->k && st->sum_ns[0] > 0)
         fprintf(f, "  the 0%% path is %.1f%% shorter than the critical path: the ranks on it "
                    "compute that much less\n  (they wait for the others, or the work is "

@@ -65,6 +65,19 @@ for ph in p["by_phase"]:
         rp_fail "$what: rp-report --check --format json disagrees with the table or itself"
         return
     fi
+    # the report states the benchmark's measured error of each estimated
+    # level (doc/accuracy.md), null for the exact ends
+    if ! "$RP_BINDIR/rp-report" --format json "$RP_DIR" 2>/dev/null | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+for p in d["paths"]:
+    e = p["measured_median_error_pct"]
+    assert (e is None) == p["exact"], p
+    assert e is None or 0 < e <= p["measured_worst_error_pct"], p
+' || ! "$RP_BINDIR/rp-report" "$RP_DIR" 2>/dev/null | grep -q "measured error of the estimates at k=5"; then
+        rp_fail "$what: the report does not state the measured error of its estimates"
+        return
+    fi
     if awk -v w="$worst" -v want="$want" 'BEGIN { exit !((want == "lt" && w <= 4) || (want == "ge" && w >= 12)) }'; then
         rp_pass "$what: largest median error of a middle level $worst % of the range"
     else

@@ -362,7 +362,7 @@ static void test_weighted(void)
     select_weighted(c5, w5, 5, 5, pick, nw, &m);
     CHECK(m == 5 && nw[1] == 1024.0);
     /* the report's levels: by weight under repr, by position otherwise */
-    uint32_t map[5];
+    uint32_t map[7];
     select_levels(c5, w5, 5, 5, RP_SELECT_REPR, map);   /* k held: one each */
     CHECK(map[0] == 0 && map[1] == 1 && map[2] == 2 && map[3] == 3 && map[4] == 4);
     select_levels(c5, w5, 5, 7, RP_SELECT_REPR, map);   /* fewer held: by weight */

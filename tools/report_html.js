@@ -63,8 +63,19 @@
       el('td', {'class': 'l'}, [el('span', {'class': 'bar', style: 'background:' + COLORS[j % 10] + ';width:' +
         (cmax > 0 ? Math.round(300 * p.cost_seconds / cmax) : 0) + 'px'})])]));
   });
+  // the accuracy benchmark's measured error of the estimated levels (doc/accuracy.md)
+  var emed = 0, ewst = 0;
+  D.paths.forEach(function (p) {
+    if (p.measured_median_error_pct != null) {
+      emed = Math.max(emed, p.measured_median_error_pct);
+      ewst = Math.max(ewst, p.measured_worst_error_pct);
+    }
+  });
+  var enote = emed > 0 ? 'The middle levels estimate percentiles of all paths of each phase; measured error at k=' + k +
+    ' (doc/accuracy.md): median ≤ ' + fx(emed, 1) + '% of a phase\'s longest − shortest, worst phase ' + fx(ewst, 1) + '%. ' : '';
   section('distribution', 'Path-length distribution (task time along each path, summed over phases)',
-    [dt, el('p', {'class': 'note', text: 'The 0% path computes less than the critical path: its ranks wait, or have less work. ' +
+    [dt, el('p', {'class': 'note', id: 'accuracy-note', text: enote +
+      'The 0% path computes less than the critical path: its ranks wait, or have less work. ' +
       'Samples are estimated as sampled time / mean sample weight; a value from n samples is good to about ±2√n.'})]);
 
   // per-phase timeline of the k path costs

@@ -31,7 +31,7 @@ load() {
 }
 
 # prof mode, with every counter of the table set (warnings)
-"$mkrank" "$work/m" 4 --skip 2 --all-counters 1 >/dev/null || exit 1
+"$mkrank" "$work/m" 4 --k 5 --skip 2 --all-counters 1 >/dev/null || exit 1
 "$bindir/rp-report" --format html -o "$work/prof.html" "$work/m" 2>/dev/null || { echo "FAIL: rp-report html (prof)"; exit 1; }
 "$bindir/rp-report" --format json "$work/m" >"$work/prof.json" 2>/dev/null || exit 1
 # trace mode: per-phase costs (two phases)
@@ -70,6 +70,11 @@ for n in ("prof", "trace"):
     levels = re.findall(r'<td class="level">([^<]*)</td>', dom)
     check(levels == [p["level"] for p in j["paths"]],
           f"{n}: each level says what it is (exact / estimated) as in the JSON: {levels}")
+    meds = [p["measured_median_error_pct"] for p in j["paths"] if p["measured_median_error_pct"] is not None]
+    note = re.search(r'<p[^>]*id="accuracy-note"[^>]*>([^<]*)</p>', dom)
+    check(note is not None and (("median ≤ %.1f%%" % max(meds)) in note.group(1) if meds
+                                else "measured error" not in note.group(1)),
+          f"{n}: the distribution states the measured error of its estimates as the JSON does")
     check(count(dom, r'<li class="warn">') == len(j["warnings"]),
           f"{n}: {len(j['warnings'])} warnings listed")
     for x in j["warnings"]:

@@ -171,38 +171,6 @@ static uint32_t merge_unique(const rp_path **cand, const rp_path *a, uint32_t na
 static void apply_picks(rp_pathset *mine, const rp_path *const *pick, uint32_t m)
 {
     uint32_t k = mine->k_cap, nfree = 0, f = 0;
-    if (k <= 64) {
-        /* the usual k: slots as bits (join_fast's way) */
-        rp_path *a = mine->p, newp[k];
-        const uintptr_t base = (uintptr_t)a, lim = (uintptr_t)mine->n * sizeof *a;
-        uint64_t kept = 0;
-        for (uint32_t q = 0; q < m; q++) {
-            uintptr_t off = (uintptr_t)pick[q] - base;
-            if (off < lim)
-                kept |= 1ull << (off / sizeof *a);
-        }
-        uint64_t free_slots = ~kept & (k == 64 ? ~0ull : (1ull << k) - 1);
-        for (uint32_t q = 0; q < m; q++) {
-            uintptr_t off = (uintptr_t)pick[q] - base;
-            if (off < lim) {
-                newp[q] = a[off / sizeof *a];
-                continue;
-            }
-            uint32_t sl = (uint32_t)__builtin_ctzll(free_slots);
-            free_slots &= free_slots - 1;
-            newp[q].iv = a[sl].iv;
-            path_copy_into(&newp[q], pick[q], mine->iv_cap);
-        }
-        for (uint32_t q = m; q < k; q++) {
-            uint32_t sl = (uint32_t)__builtin_ctzll(free_slots);
-            free_slots &= free_slots - 1;
-            path_clear(&newp[q]);
-            newp[q].iv = a[sl].iv;
-        }
-        memcpy(a, newp, (size_t)k * sizeof *newp);
-        mine->n = m;
-        return;
-    }
     rp_path newp[k];
     rp_interval *freebuf[k];
     uint8_t kept[k];
@@ -524,23 +492,7 @@ static void join_sketch(rp_pathset *mine, const rp_path *in, uint32_t nb, int in
         keep[nk++] = lev[l];
     }
     double kw[2 * k];
-    for (uint32_t q = 0; q < nk; q++)
-        kw[q] = cw[keep[q]];
-    for (uint32_t q = 0; q < keep[0]; q++)   /* none before the first path, normally */
-        kw[0] += cw[q];
-    for (uint32_t q = 0; q + 1 < nk; q++) {
-        uint32_t a = keep[q], b = keep[q + 1];
-        if (b == a + 1)
-            continue;
-        double span = (double)(cc[a] - cc[b]), inv = span > 0 ? 1.0 / span : 0.0;
-        for (uint32_t x = a + 1; x < b; x++) {
-            double f = span > 0 ? (double)(cc[x] - cc[b]) * inv : 0.5;
-            kw[q] += cw[x] * f;
-            kw[q + 1] += cw[x] * (1.0 - f);
-        }
-    }
-    for (uint32_t x = keep[nk - 1] + 1; x < n; x++)   /* sketch points tied with the last path */
-        kw[nk - 1] += cw[x];
+    select_spread(cc, cw, n, keep, nk, kw);   /* sketch points tied with the last path go to it */
     for (uint32_t q = 0; q < nk; q++) {
         if (is_path[q]) {
             pk[m] = cp[keep[q]];

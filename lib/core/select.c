@@ -295,23 +295,31 @@ void select_weighted(const int64_t *cost, const double *w, uint32_t n, uint32_t 
     for (uint32_t j = 0; j < k; j++)
         if (m == 0 || pick[m - 1] != at[j])
             pick[m++] = at[j];
-    /* weights: own, plus shares of the dropped ones between two picks */
+    select_spread(cost, w, n, pick, m, new_w);
+    *m_out = m;
+}
+
+void select_spread(const int64_t *cost, const double *w, uint32_t n, const uint32_t *keep,
+                   uint32_t m, double *kw)
+{
+    /* own weight, plus shares of the dropped ones between two kept */
     for (uint32_t q = 0; q < m; q++)
-        new_w[q] = w[pick[q]];
+        kw[q] = w[keep[q]];
+    for (uint32_t i = 0; i < keep[0]; i++)   /* none before the first, normally */
+        kw[0] += w[i];
     for (uint32_t q = 0; q + 1 < m; q++) {
-        uint32_t a = pick[q], b = pick[q + 1];
+        uint32_t a = keep[q], b = keep[q + 1];
         if (b == a + 1)
             continue;
         double span = (double)(cost[a] - cost[b]), inv = span > 0 ? 1.0 / span : 0.0;
         for (uint32_t i = a + 1; i < b; i++) {
             double fa = span > 0 ? (double)(cost[i] - cost[b]) * inv : 0.5;
-            new_w[q] += w[i] * fa;
-            new_w[q + 1] += w[i] * (1.0 - fa);
+            kw[q] += w[i] * fa;
+            kw[q + 1] += w[i] * (1.0 - fa);
         }
     }
-    for (uint32_t i = pick[m - 1] + 1; i < n; i++)   /* k == 1: one pick holds all */
-        new_w[m - 1] += w[i];
-    *m_out = m;
+    for (uint32_t i = keep[m - 1] + 1; i < n; i++)   /* after the last (k == 1: all) */
+        kw[m - 1] += w[i];
 }
 
 void select_levels(const int64_t *cost, const double *w, uint32_t n, uint32_t k,

@@ -59,6 +59,14 @@ void select_weighted(const int64_t *cost, const double *w, uint32_t n, uint32_t 
 double select_exp2(double x);
 double select_log2(double y);
 
+/* The weights of the m candidates keep[] (ascending indices) kept of n
+ * (sorted by cost, descending): each its own, plus the weight of every
+ * dropped candidate between two kept ones split between them in proportion
+ * to where its cost lies between theirs (total and mean kept); dropped
+ * candidates before the first or after the last go to it.  kw[0..m). */
+void select_spread(const int64_t *cost, const double *w, uint32_t n, const uint32_t *keep,
+                   uint32_t m, double *kw);
+
 /* Which of n held paths (sorted descending) report level j of k shows
  * (map[j]): under repr path j when n == k (a weighted join places its k
  * paths at the k levels, using the set's sketch too), else by weighted

@@ -11,13 +11,12 @@
 #include "core/wire.h"
 
 /* Largest k with a REPR pick table (k*k u16: 8 KB at 64). */
-#define RP_REPR_TAB_MAX_K 64u
 
 int pathset_init(rp_pathset *ps, uint32_t k, uint32_t iv_cap)
 {
     memset(ps, 0, sizeof *ps);
     /* n_paths and n_iv travel as u16. */
-    if (k == 0 || k > UINT16_MAX || iv_cap > UINT16_MAX)
+    if (k == 0 || k > RP_PATHSET_MAX_K || iv_cap > UINT16_MAX)
         return -1;
     ps->p = calloc(k, sizeof *ps->p);
     /* +1 so iv_cap == 0 still gets a valid (unused) allocation. */
@@ -28,14 +27,12 @@ int pathset_init(rp_pathset *ps, uint32_t k, uint32_t iv_cap)
         pathset_free(ps);
         return -1;
     }
-    if (k <= RP_REPR_TAB_MAX_K) {
-        ps->repr_tab = malloc((size_t)k * k * sizeof *ps->repr_tab);
-        if (!ps->repr_tab) {
-            pathset_free(ps);
-            return -1;
-        }
-        select_repr_table(k, ps->repr_tab);
+    ps->repr_tab = malloc((size_t)k * k * sizeof *ps->repr_tab);
+    if (!ps->repr_tab) {
+        pathset_free(ps);
+        return -1;
     }
+    select_repr_table(k, ps->repr_tab);
     ps->k_cap = k;
     ps->iv_cap = iv_cap;
     for (uint32_t i = 0; i < k; i++)
@@ -134,115 +131,136 @@ void pathset_copy(rp_pathset *dst, const rp_pathset *src)
 
 /* ---- join ----------------------------------------------------------- */
 
-/* Merge two lists, each in select_path_cmp order without duplicates, into
- * cand in that order, dropping exact duplicates (mine's copy is kept).
- * Paths of different cost are ordered by cost alone; the full comparison
- * runs only on equal costs, where duplicates can be. */
-static uint32_t merge_unique(const rp_path **cand, const rp_path *a, uint32_t na,
-                             const rp_path *b, uint32_t nb)
-{
-    uint32_t i = 0, j = 0, n = 0;
-    while (i < na && j < nb) {
-        int c = a[i].cost_ns > b[j].cost_ns ? -1
-              : a[i].cost_ns < b[j].cost_ns ? 1
-              : select_path_cmp(&a[i], &b[j]);
-        if (c <= 0) {
-            if (c == 0)
-                j++;  /* the same path on both sides */
-            cand[n++] = &a[i++];
-        } else {
-            cand[n++] = &b[j++];
-        }
-    }
-    while (i < na)
-        cand[n++] = &a[i++];
-    while (j < nb)
-        cand[n++] = &b[j++];
-    return n;
-}
+/* Where a path candidate of a join comes from, in one byte (k <= 64):
+ * mine's slot i, or in's path j (FROM_IN | j). */
+#define FROM_IN 0x80u
 
-/* mine <- the m picked paths, in order, with no allocation and no interval
- * copies for paths that stay: the interval buffers of mine's k_cap slots
- * are permuted (a buffer follows its path to its new slot), and buffers of
- * dropped or unused slots receive the picked paths of the other set (their
+/* mine <- the m paths named by pick[], in order, with no allocation and no
+ * interval copies for paths that stay: the interval buffers of mine's k_cap
+ * slots are permuted (a buffer follows its path to its new slot), and the
+ * buffers of dropped or unused slots receive the picks from `in` (whose
  * intervals may live in a received buffer).  m <= k_cap, so there are
- * always enough free buffers.  The join of a received message usually
- * takes join_fast instead, which does the same with bit masks. */
-static void apply_picks(rp_pathset *mine, const rp_path *const *pick, uint32_t m)
+ * always enough free buffers.  Bit masks: this runs at every message. */
+static void apply_picks(rp_pathset *mine, const rp_path *in, const uint8_t *pick, uint32_t m)
 {
-    uint32_t k = mine->k_cap, nfree = 0, f = 0;
-    rp_path newp[k];
-    rp_interval *freebuf[k];
-    uint8_t kept[k];
-    /* which slot a pick comes from: pointer difference as an integer,
-     * because pick[j] may point into another array */
-#define SLOT_OF(q) ((uintptr_t)(q) - (uintptr_t)mine->p)
-    const uintptr_t mine_bytes = (uintptr_t)mine->n * sizeof *mine->p;
-
-    memset(kept, 0, sizeof kept);
-    for (uint32_t j = 0; j < m; j++)
-        if (SLOT_OF(pick[j]) < mine_bytes)
-            kept[SLOT_OF(pick[j]) / sizeof *mine->p] = 1;
-    for (uint32_t s = 0; s < k; s++)
-        if (!kept[s])
-            freebuf[nfree++] = mine->p[s].iv;
-    for (uint32_t j = 0; j < m; j++) {
-        newp[j] = *pick[j];
-        if (SLOT_OF(pick[j]) < mine_bytes)
-            continue;  /* keeps its own buffer */
-        newp[j].iv = freebuf[f++];
-        path_copy_into(&newp[j], pick[j], mine->iv_cap);
+    uint32_t k = mine->k_cap;
+    rp_path *a = mine->p;
+    uint64_t kept = 0;
+    for (uint32_t q = 0; q < m; q++)
+        if (!(pick[q] & FROM_IN))
+            kept |= 1ull << pick[q];
+    uint64_t free_slots = ~kept & (k == 64 ? ~0ull : (1ull << k) - 1);
+    rp_path newp[RP_PATHSET_MAX_K];
+    for (uint32_t q = 0; q < m; q++) {
+        uint32_t c = pick[q];
+        if (!(c & FROM_IN)) {
+            newp[q] = a[c];
+            continue;
+        }
+        uint32_t s = (uint32_t)__builtin_ctzll(free_slots);
+        free_slots &= free_slots - 1;
+        newp[q].iv = a[s].iv;
+        path_copy_into(&newp[q], &in[c & ~FROM_IN], mine->iv_cap);
     }
-    /* Slots m.. get the buffers left over, so every slot still owns a
-     * distinct iv_cap-sized region of mine->store. */
-    for (uint32_t j = m; j < k; j++) {
-        path_clear(&newp[j]);
-        newp[j].iv = freebuf[f++];
+    for (uint32_t q = m; q < k; q++) {
+        uint32_t s = (uint32_t)__builtin_ctzll(free_slots);
+        free_slots &= free_slots - 1;
+        path_clear(&newp[q]);
+        newp[q].iv = a[s].iv;
     }
-#undef SLOT_OF
-    memcpy(mine->p, newp, (size_t)k * sizeof *newp);
+    memcpy(a, newp, (size_t)k * sizeof *newp);
     mine->n = m;
 }
 
-static int join_fast(rp_pathset *mine, const rp_path *in, uint32_t nb, rp_select_mode sel);
-
-/* mine <- select_k(mine U in[0..nb)).  The fast case (both sides in
- * select_path_cmp order without duplicates, as selection output and
- * checked decodes are) merges in one pass and, for REPR, picks from the
- * pre-computed table; otherwise the general sort runs (summary eviction can
- * reorder equal-cost paths). */
-static void join_paths(rp_pathset *mine, const rp_path *in, uint32_t nb, int in_sorted,
-                       rp_select_mode sel)
+/* The code of a candidate pointer: into mine->p, or into in[]. */
+static uint8_t code_of(const rp_pathset *mine, const rp_path *in, const rp_path *p)
 {
-    uint32_t k = mine->k_cap, na = mine->n, nc, m;
-    const rp_path *cand[na + nb];
-    const rp_path *pick[k];
+    /* integer differences: p may point into either array */
+    uintptr_t d = (uintptr_t)p - (uintptr_t)mine->p;
+    if (d < (uintptr_t)mine->n * sizeof *p)
+        return (uint8_t)(d / sizeof *p);
+    return (uint8_t)(FROM_IN | (((uintptr_t)p - (uintptr_t)in) / sizeof *p));
+}
 
-    if (in_sorted && select_sorted_unique(mine->p, na)) {
-        nc = merge_unique(cand, mine->p, na, in, nb);
-        if (nc <= k) {
-            apply_picks(mine, cand, nc);
-            return;
-        }
-        if (sel == RP_SELECT_PAPER && mine->repr_tab && nc <= 2 * k) {
-            const uint16_t *row = mine->repr_tab + (size_t)(nc - k - 1) * k;
-            for (uint32_t j = 0; j < k; j++)
-                pick[j] = cand[row[j]];
-            m = k;
-        } else {
-            select_k_sorted((rp_path **)cand, nc, k, sel, (rp_path **)pick, &m);
-        }
-    } else {
-        nc = 0;
-        for (uint32_t i = 0; i < na; i++)
-            cand[nc++] = &mine->p[i];
-        for (uint32_t j = 0; j < nb; j++)
-            cand[nc++] = &in[j];
-        /* select_k reorders cand and returns pointers into it; it never
-         * writes through them. */
-        select_k((rp_path **)cand, nc, k, sel, (rp_path **)pick, &m);
+/* Merge mine's paths and in[0..nb), each in select_path_cmp order without
+ * duplicates, into code[] in that order.  An exact duplicate (the same path
+ * on both sides) is one candidate, mine's, with twin[] naming in's copy
+ * (0xff: none).  Paths of different cost are ordered by cost alone; the
+ * full comparison runs only on equal costs, where duplicates can be. */
+static uint32_t merge_codes(const rp_pathset *mine, const rp_path *in, uint32_t nb,
+                            uint8_t *code, uint8_t *twin)
+{
+    const rp_path *a = mine->p;
+    uint32_t i = 0, j = 0, n = 0, na = mine->n;
+    while (i < na && j < nb) {
+        int c = a[i].cost_ns > in[j].cost_ns ? -1
+              : a[i].cost_ns < in[j].cost_ns ? 1 : select_path_cmp(&a[i], &in[j]);
+        twin[n] = 0xff;
+        if (c == 0)
+            twin[n] = (uint8_t)j++;
+        code[n++] = c <= 0 ? (uint8_t)i++ : (uint8_t)(FROM_IN | j++);
     }
-    apply_picks(mine, pick, m);
+    for (; i < na; i++, n++) {
+        twin[n] = 0xff;
+        code[n] = (uint8_t)i;
+    }
+    for (; j < nb; j++, n++) {
+        twin[n] = 0xff;
+        code[n] = (uint8_t)(FROM_IN | j);
+    }
+    return n;
+}
+
+/* The unweighted rules' join, general case (unsorted input: summary
+ * eviction can reorder equal-cost paths): sort all candidates, select. */
+static void join_paths(rp_pathset *mine, const rp_path *in, uint32_t nb, rp_select_mode sel)
+{
+    uint32_t k = mine->k_cap, na = mine->n, nc = 0, m;
+    const rp_path *cand[2 * RP_PATHSET_MAX_K];
+    const rp_path *pick[RP_PATHSET_MAX_K];
+    uint8_t code[RP_PATHSET_MAX_K];
+    for (uint32_t i = 0; i < na; i++)
+        cand[nc++] = &mine->p[i];
+    for (uint32_t j = 0; j < nb; j++)
+        cand[nc++] = &in[j];
+    /* select_k reorders cand and returns pointers into it; it never
+     * writes through them. */
+    select_k((rp_path **)cand, nc, k, sel, (rp_path **)pick, &m);
+    for (uint32_t q = 0; q < m; q++)
+        code[q] = code_of(mine, in, pick[q]);
+    apply_picks(mine, in, code, m);
+}
+
+/* The unweighted rules' join of two sets in order (every received message,
+ * as a rule): one merge pass, the paper's picks from the pre-computed
+ * table, or topk's ends.  Returns 0 when mine is not in order (nothing
+ * changed; join_paths then). */
+static int join_fast(rp_pathset *mine, const rp_path *in, uint32_t nb, rp_select_mode sel)
+{
+    uint32_t k = mine->k_cap, m;
+    if (!select_sorted_unique(mine->p, mine->n))
+        return 0;
+    uint8_t code[2 * RP_PATHSET_MAX_K], twin[2 * RP_PATHSET_MAX_K], pk[RP_PATHSET_MAX_K];
+    uint32_t n = merge_codes(mine, in, nb, code, twin);
+    const uint8_t *pick = code;
+    m = n;
+    if (n > k) {
+        m = k;
+        pick = pk;
+        if (sel == RP_SELECT_PAPER) {
+            const uint16_t *row = mine->repr_tab + (size_t)(n - k - 1) * k;
+            for (uint32_t q = 0; q < k; q++)
+                pk[q] = code[row[q]];
+        } else {   /* TOPK: the (k+1)/2 most costly and the k/2 least */
+            uint32_t top = (k + 1) / 2, bottom = k / 2;
+            for (uint32_t q = 0; q < top; q++)
+                pk[q] = code[q];
+            for (uint32_t q = 0; q < bottom; q++)
+                pk[top + q] = code[n - bottom + q];
+        }
+    }
+    apply_picks(mine, in, pick, m);
+    return 1;
 }
 
 /* 2^e as a double, for -1022 <= e <= 1023 (weights' scales differ by far
@@ -307,43 +325,36 @@ static void set_weights(rp_pathset *mine, const double *nw, uint32_t m, const in
     mine->wexp = (int32_t)(E < -(1 << 30) ? -(1 << 30) : E > (1 << 30) ? (1 << 30) : E);
 }
 
-/* One candidate of a weighted join: a path (p) or a sketch point (p NULL). */
-typedef struct wcand {
-    int64_t        cost;
-    double         w;
-    const rp_path *p;
-} wcand;
-
-/* The paths of mine U in as weighted candidates, most costly first, an
- * equal pair (the same path on both sides: in a collective, the same path
- * reached twice; otherwise distinct paths with the same cost and summary)
- * one candidate with the weights added, in ascending order so that every
- * rank gets the same bits.  Returns how many. */
+/* The paths of mine U in as weighted candidates (code, cost, weight at
+ * scale 2^E), most costly first; an equal pair (the same path on both
+ * sides: in a collective, the same path reached twice; otherwise distinct
+ * paths with the same cost and summary) one candidate with the weights
+ * added in ascending order, so that every rank gets the same bits.
+ * Returns how many. */
 static uint32_t weighted_paths(const rp_pathset *mine, const rp_path *in, uint32_t nb,
-                               int in_sorted, double fa, double fb, wcand *u)
+                               int in_sorted, double fa, double fb, uint8_t *code,
+                               int64_t *pc, double *pw)
 {
     uint32_t na = mine->n, nu = 0;
     if (in_sorted && select_sorted_unique(mine->p, na)) {
         /* the usual case: one merge pass */
-        const rp_path *a = mine->p;
-        uint32_t i = 0, j = 0;
-        while (i < na || j < nb) {
-            int c = i == na ? 1 : j == nb ? -1
-                  : a[i].cost_ns > in[j].cost_ns ? -1
-                  : a[i].cost_ns < in[j].cost_ns ? 1 : select_path_cmp(&a[i], &in[j]);
-            const rp_path *p = c <= 0 ? &a[i] : &in[j];
-            double x = c <= 0 ? a[i].w * fa : in[j].w * fb;
-            if (c == 0) {
-                double y = in[j++].w * fb;
+        uint8_t twin[2 * RP_PATHSET_MAX_K];
+        nu = merge_codes(mine, in, nb, code, twin);
+        for (uint32_t q = 0; q < nu; q++) {
+            uint32_t c = code[q];
+            const rp_path *p = c & FROM_IN ? &in[c & ~FROM_IN] : &mine->p[c];
+            double x = p->w * (c & FROM_IN ? fb : fa);
+            if (twin[q] != 0xff) {
+                double y = in[twin[q]].w * fb;
                 x = x < y ? x + y : y + x;
             }
-            c <= 0 ? i++ : j++;
-            u[nu++] = (wcand){ p->cost_ns, x, p };
+            pc[q] = p->cost_ns;
+            pw[q] = x;
         }
         return nu;
     }
-    const rp_path *cand[na + nb];
-    double dup[na + nb];
+    const rp_path *cand[2 * RP_PATHSET_MAX_K];
+    double dup[2 * RP_PATHSET_MAX_K];
     uint32_t n = 0;
     for (uint32_t i = 0; i < na; i++)
         cand[n++] = &mine->p[i];
@@ -358,7 +369,9 @@ static uint32_t weighted_paths(const rp_pathset *mine, const rp_path *in, uint32
             int own = c >= mine->p && c < mine_end;
             dup[nd++] = c->w * (own ? fa : fb);
         }
-        u[nu++] = (wcand){ cand[i]->cost_ns, nd == 1 ? dup[0] : sum_sorted(dup, nd), cand[i] };
+        code[nu] = code_of(mine, in, cand[i]);
+        pc[nu] = cand[i]->cost_ns;
+        pw[nu++] = nd == 1 ? dup[0] : sum_sorted(dup, nd);
         i = j;
     }
     return nu;
@@ -408,55 +421,51 @@ static uint32_t weighted_sketch(const rp_pathset *mine, double fa, const int64_t
  * candidate moves to its two kept neighbours in proportion to where its
  * cost lies between theirs, which keeps the total weight and the mean.  No
  * exp/log: the scales are powers of two, and the result is brought back
- * near 1 by a power of two, so every rank computes the same bits. */
+ * near 1 by a power of two, so every rank computes the same bits.  Fixed
+ * arrays (k <= 64) rather than variable-length ones: this runs at every
+ * message. */
 static void join_sketch(rp_pathset *mine, const rp_path *in, uint32_t nb, int in_sorted,
                         int32_t in_wexp, const int64_t *in_skc, const float *in_skw,
                         uint32_t in_nsk)
 {
-    uint32_t k = mine->k_cap, na = mine->n;
+    enum { MP = 2 * RP_PATHSET_MAX_K, MC = 4 * RP_PATHSET_MAX_K };
+    uint32_t k = mine->k_cap;
     int64_t E = mine->wexp > in_wexp ? mine->wexp : in_wexp;
     double fa = pow2i((int64_t)mine->wexp - E), fb = pow2i((int64_t)in_wexp - E);
-    wcand u[na + nb];
-    int64_t sc[mine->n_sk + in_nsk + 1];
-    double sw[mine->n_sk + in_nsk + 1];
-    uint32_t nu = weighted_paths(mine, in, nb, in_sorted, fa, fb, u);
+    uint8_t pcode[MP];
+    int64_t pc[MP + 1], sc[MP + 1];
+    double pw[MP], sw[MP];
+    uint32_t nu = weighted_paths(mine, in, nb, in_sorted, fa, fb, pcode, pc, pw);
     uint32_t ns = weighted_sketch(mine, fa, in_skc, in_skw, in_nsk, fb, sc, sw);
-    const rp_path *pk[k];
-    double nw[k], skw[k];
-    int64_t skc[k];
     if (nu <= k && ns + 1 <= k) {   /* everything fits: nothing to drop */
-        for (uint32_t q = 0; q < nu; q++) {
-            pk[q] = u[q].p;
-            nw[q] = u[q].w;
-        }
-        apply_picks(mine, pk, nu);
-        set_weights(mine, nw, nu, sc, sw, ns, E);
+        apply_picks(mine, in, pcode, nu);
+        set_weights(mine, pw, nu, sc, sw, ns, E);
         return;
     }
-    /* one order, paths first on equal cost; running weight sums; which
-     * candidates are paths (field by field: this runs at every message) */
-    int64_t cc[nu + ns];
-    double cw[nu + ns], cum[nu + ns], tot = 0;
-    const rp_path *cp[nu + ns];
-    uint32_t ri[nu], nr = 0, n = 0, i = 0, j = 0;
-    sc[ns] = -1;   /* sentinel: costs are >= 0 */
-    while (n < nu + ns) {
-        if (i < nu && u[i].cost >= sc[j]) {
-            cc[n] = u[i].cost;
-            cw[n] = u[i].w;
-            cp[n] = u[i++].p;
+    /* one order, paths first on equal cost (sentinels: costs are >= 0);
+     * running weight sums; where the paths are */
+    int64_t cc[MC];
+    double cw[MC], cum[MC], tot = 0;
+    uint8_t code[MC];
+    uint32_t ri[MP], nr = 0, n = 0, i = 0, j = 0;
+    pc[nu] = -1;
+    sc[ns] = -1;
+    for (; n < nu + ns; n++) {
+        if (pc[i] >= sc[j]) {
+            cc[n] = pc[i];
+            cw[n] = pw[i];
+            code[n] = pcode[i++];
             ri[nr++] = n;
         } else {
             cc[n] = sc[j];
             cw[n] = sw[j++];
-            cp[n] = NULL;
         }
         tot += cw[n];
-        cum[n++] = tot;
+        cum[n] = tot;
     }
     /* levels: the path whose weight centre is nearest 2l of 2k - 2 steps
      * (centres rise, so one forward pass); the ends the first and last path */
-    uint32_t lev[k], r = 0;
+    uint32_t lev[RP_PATHSET_MAX_K], r = 0;
     double step = k > 1 ? tot / (double)(2 * k - 2) : 0.0;
     lev[0] = ri[0];
     for (uint32_t l = 1; l + 1 < k; l++) {
@@ -475,8 +484,8 @@ static void join_sketch(rp_pathset *mine, const rp_path *in, uint32_t nb, int in
         lev[k - 1] = ri[nr - 1];
     /* kept, in order: levels (distinct) and between two distinct levels the
      * candidate covering the odd quantile, as a sketch point */
-    uint32_t keep[2 * k], nk = 0, m = 0, nsk = 0;
-    uint8_t is_path[2 * k];
+    uint32_t keep[2 * RP_PATHSET_MAX_K], nk = 0;
+    uint8_t odd[2 * RP_PATHSET_MAX_K];   /* keep[q] becomes a sketch point */
     for (uint32_t l = 0; l < k; l++) {
         if (nk && keep[nk - 1] == lev[l])
             continue;
@@ -485,24 +494,27 @@ static void join_sketch(rp_pathset *mine, const rp_path *in, uint32_t nb, int in
             uint32_t q = keep[nk - 1] + 1;
             while (q + 1 < lev[l] && !(cum[q] > t))
                 q++;
-            is_path[nk] = 0;
+            odd[nk] = 1;
             keep[nk++] = q;
         }
-        is_path[nk] = 1;
+        odd[nk] = 0;
         keep[nk++] = lev[l];
     }
-    double kw[2 * k];
+    double kw[2 * RP_PATHSET_MAX_K], nw[RP_PATHSET_MAX_K], skw[RP_PATHSET_MAX_K];
+    int64_t skc[RP_PATHSET_MAX_K];
+    uint8_t pk[RP_PATHSET_MAX_K];
+    uint32_t m = 0, nsk = 0;
     select_spread(cc, cw, n, keep, nk, kw);   /* sketch points tied with the last path go to it */
     for (uint32_t q = 0; q < nk; q++) {
-        if (is_path[q]) {
-            pk[m] = cp[keep[q]];
+        if (!odd[q]) {
+            pk[m] = code[keep[q]];
             nw[m++] = kw[q];
         } else {
             skc[nsk] = cc[keep[q]];
             skw[nsk++] = kw[q];
         }
     }
-    apply_picks(mine, pk, m);
+    apply_picks(mine, in, pk, m);
     set_weights(mine, nw, m, skc, skw, nsk, E);
 }
 
@@ -514,91 +526,7 @@ void pathset_join(rp_pathset *mine, const rp_pathset *in, rp_select_mode sel)
     if (sel == RP_SELECT_REPR)
         join_sketch(mine, in->p, in->n, sorted, in->wexp, in->sk_cost, in->sk_w, in->n_sk);
     else if (!sorted || !join_fast(mine, in->p, in->n, sel))
-        join_paths(mine, in->p, in->n, sorted, sel);
-}
-
-/* The join of every received message under the unweighted rules, for the
- * usual case: k <= 64 (so slots and picks fit in bit masks and bytes),
- * paper with its pick table or topk, and mine in order.  Equal to
- * join_paths, in about half the instructions: it runs on the receiver's
- * critical path, ahead of its next send.  Returns 0 when it does not apply
- * (nothing changed). */
-static int join_fast(rp_pathset *mine, const rp_path *in, uint32_t nb, rp_select_mode sel)
-{
-    uint32_t k = mine->k_cap, na = mine->n;
-    rp_path *a = mine->p;
-    if (k > 64 || sel == RP_SELECT_REPR || (sel == RP_SELECT_PAPER && !mine->repr_tab) ||
-        !select_sorted_unique(a, na))
-        return 0;
-    /* merged order as codes: mine's index, or 0x80 | in's index */
-    uint8_t code[128], pk[64];
-    uint32_t i = 0, j = 0, n = 0, m;
-    while (i < na && j < nb) {
-        if (a[i].cost_ns > in[j].cost_ns) {
-            code[n++] = (uint8_t)i++;
-        } else if (a[i].cost_ns < in[j].cost_ns) {
-            code[n++] = (uint8_t)(0x80u | j++);
-        } else {
-            int c = select_path_cmp(&a[i], &in[j]);
-            if (c == 0)
-                j++;   /* the same path on both sides: keep mine */
-            code[n++] = c <= 0 ? (uint8_t)i++ : (uint8_t)(0x80u | j++);
-        }
-    }
-    while (i < na)
-        code[n++] = (uint8_t)i++;
-    while (j < nb)
-        code[n++] = (uint8_t)(0x80u | j++);
-
-    const uint8_t *pick = code;
-    m = n;
-    if (n > k) {
-        m = k;
-        pick = pk;
-        if (sel == RP_SELECT_PAPER) {
-            const uint16_t *row = mine->repr_tab + (size_t)(n - k - 1) * k;
-            for (uint32_t q = 0; q < k; q++)
-                pk[q] = code[row[q]];
-        } else {   /* TOPK: the (k+1)/2 most costly and the k/2 least */
-            uint32_t top = (k + 1) / 2, bottom = k / 2;
-            for (uint32_t q = 0; q < top; q++)
-                pk[q] = code[q];
-            for (uint32_t q = 0; q < bottom; q++)
-                pk[top + q] = code[n - bottom + q];
-        }
-    }
-
-    /* Slots whose path stays keep their interval buffer; picks from `in`
-     * take the buffers of the others, and their intervals are copied. */
-    uint64_t kept = 0;
-    for (uint32_t q = 0; q < m; q++)
-        if (!(pick[q] & 0x80u))
-            kept |= 1ull << pick[q];
-    uint64_t free_slots = ~kept & (k == 64 ? ~0ull : (1ull << k) - 1);
-    rp_path newp[k];
-    for (uint32_t q = 0; q < m; q++) {
-        uint32_t c = pick[q];
-        if (!(c & 0x80u)) {
-            newp[q] = a[c];
-            continue;
-        }
-        const rp_path *src = &in[c & 0x7fu];
-        uint32_t s = (uint32_t)__builtin_ctzll(free_slots);
-        free_slots &= free_slots - 1;
-        newp[q] = *src;
-        newp[q].iv = a[s].iv;
-        if (src->n_iv)   /* n_iv <= iv_cap: checked by the decoder */
-            memcpy(newp[q].iv, src->iv, (size_t)src->n_iv * sizeof *src->iv);
-    }
-    for (uint32_t q = m; q < k; q++) {
-        uint32_t s = (uint32_t)__builtin_ctzll(free_slots);
-        free_slots &= free_slots - 1;
-        path_clear(&newp[q]);
-        newp[q].iv = a[s].iv;
-    }
-    memcpy(a, newp, (size_t)k * sizeof *newp);
-    mine->n = m;
-    return 1;
+        join_paths(mine, in->p, in->n, sel);
 }
 
 int pathset_join_wire(rp_pathset *mine, const void *buf, size_t len, rp_select_mode sel)
@@ -621,7 +549,7 @@ int pathset_join_wire(rp_pathset *mine, const void *buf, size_t len, rp_select_m
     if (sel == RP_SELECT_REPR)
         join_sketch(mine, in, ws.n, sorted, ws.wexp, skc, skw, ws.n_sk);
     else if (!sorted || !join_fast(mine, in, ws.n, sel))
-        join_paths(mine, in, ws.n, sorted, sel);
+        join_paths(mine, in, ws.n, sel);
     return 0;
 }
 

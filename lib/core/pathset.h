@@ -10,6 +10,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Most paths a set may keep: a join names its candidates in one byte and
+ * its slots in one 64-bit mask (pathset.c), and k = 64 paths of the
+ * summary's intervals already fill the eager limit. */
+#define RP_PATHSET_MAX_K 64u
+
 /* One interval of a path-summary: items low..high (inclusive) of the
  * uncommitted-item buffer of rank `rank`.  8 bytes, as in the paper. */
 typedef struct rp_interval {
@@ -52,7 +57,7 @@ typedef struct rp_pathset {
     uint32_t     n;       /* paths held now, 1..k_cap (0 only before reset) */
     rp_path     *p;       /* k_cap paths, sorted by cost descending */
     rp_interval *store;   /* k_cap * iv_cap intervals */
-    uint16_t    *repr_tab; /* select_repr_table(k_cap) when k_cap <= 64, else NULL */
+    uint16_t    *repr_tab; /* select_repr_table(k_cap) */
     int32_t      wexp;    /* the paths' weights are p[i].w * 2^wexp */
     /* The quantile sketch (RP_SELECT=repr, issue 14): up to k_cap - 1
      * cost-only points between the kept paths, each standing for sk_w[i] *
@@ -77,7 +82,8 @@ typedef enum { RP_SELECT_REPR = 0, RP_SELECT_TOPK = 1, RP_SELECT_PAPER = 2 } rp_
 typedef enum { RP_SUMMARY_PROF = 0, RP_SUMMARY_PATH = 1 } rp_summary_mode;
 
 
-/* Allocate storage for k paths of iv_cap intervals; 0 on success, -1 on ENOMEM.
+/* Allocate storage for k paths of iv_cap intervals; 0 on success, -1 on ENOMEM
+ * or k outside 1..RP_PATHSET_MAX_K.
  * The set starts with zero paths; call pathset_reset. */
 int  pathset_init(rp_pathset *ps, uint32_t k, uint32_t iv_cap);
 void pathset_free(rp_pathset *ps);

@@ -302,24 +302,37 @@ void select_weighted(const int64_t *cost, const double *w, uint32_t n, uint32_t 
 void select_spread(const int64_t *cost, const double *w, uint32_t n, const uint32_t *keep,
                    uint32_t m, double *kw)
 {
-    /* own weight, plus shares of the dropped ones between two kept */
-    for (uint32_t q = 0; q < m; q++)
-        kw[q] = w[keep[q]];
+    /* own weight, plus shares of the dropped ones between two kept; the
+     * running sums in locals (kw may alias nothing, but the compiler cannot
+     * know), added in the same order as ever, so the same bits */
+    double lo = w[keep[0]];
     for (uint32_t i = 0; i < keep[0]; i++)   /* none before the first, normally */
-        kw[0] += w[i];
+        lo += w[i];
     for (uint32_t q = 0; q + 1 < m; q++) {
         uint32_t a = keep[q], b = keep[q + 1];
-        if (b == a + 1)
-            continue;
-        double span = (double)(cost[a] - cost[b]), inv = span > 0 ? 1.0 / span : 0.0;
-        for (uint32_t i = a + 1; i < b; i++) {
-            double fa = span > 0 ? (double)(cost[i] - cost[b]) * inv : 0.5;
-            kw[q] += w[i] * fa;
-            kw[q + 1] += w[i] * (1.0 - fa);
+        double hi = w[b];
+        if (b > a + 1) {
+            double span = (double)(cost[a] - cost[b]);
+            if (span > 0) {
+                double inv = 1.0 / span;
+                for (uint32_t i = a + 1; i < b; i++) {
+                    double fa = (double)(cost[i] - cost[b]) * inv;
+                    lo += w[i] * fa;
+                    hi += w[i] * (1.0 - fa);
+                }
+            } else {
+                for (uint32_t i = a + 1; i < b; i++) {
+                    lo += w[i] * 0.5;
+                    hi += w[i] * (1.0 - 0.5);
+                }
+            }
         }
+        kw[q] = lo;
+        lo = hi;
     }
     for (uint32_t i = keep[m - 1] + 1; i < n; i++)   /* after the last (k == 1: all) */
-        kw[m - 1] += w[i];
+        lo += w[i];
+    kw[m - 1] = lo;
 }
 
 void select_levels(const int64_t *cost, const double *w, uint32_t n, uint32_t k,

@@ -18,7 +18,7 @@
 #include "core/phasestats.h"
 
 /* Most paths a set may keep (RP_K's upper bound). */
-#define RP_MAX_K 64u
+#define RP_MAX_K RP_PATHSET_MAX_K
 
 typedef struct rp_config {
     uint32_t k;             /* RP_K, paths kept (after clamping to the eager limit) */

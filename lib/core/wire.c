@@ -90,13 +90,10 @@ size_t pathset_encode(const rp_pathset *ps, void *buf, size_t cap)
     w = put(w, &reserved2, 2);
     for (uint32_t i = 0; i < ps->n; i++) {
         const rp_path *p = &ps->p[i];
-        w = put(w, &p->cost_ns, 8);
-        w = put(w, &p->n_iv, 2);
-        w = put(w, &p->flags, 2);
-        w = put(w, &p->n_evicted, 4);
-        w = put(w, &p->sampled_us, 4);
-        w = put(w, &p->dropped_us, 4);
-        w = put(w, &p->w, 4);
+        w = put(w, p, RP_PATH_HDR_BYTES);   /* the wire's path header: same layout
+                                              * (the assertion below); the reader
+                                              * copies field by field, which
+                                              * measured faster (store forwarding) */
         /* rp_interval is laid out exactly as on the wire: one copy. */
         if (p->n_iv)
             w = put(w, p->iv, (size_t)p->n_iv * sizeof *p->iv);
@@ -117,6 +114,11 @@ typedef struct rd {
 _Static_assert(sizeof(rp_interval) == 8 && offsetof(rp_interval, low) == 4 &&
                    offsetof(rp_interval, high) == 6,
                "rp_interval must match the 8-byte wire interval");
+_Static_assert(RP_PATH_HDR_BYTES == 28 && offsetof(rp_path, n_iv) == 8 &&
+                   offsetof(rp_path, flags) == 10 && offsetof(rp_path, n_evicted) == 12 &&
+                   offsetof(rp_path, sampled_us) == 16 && offsetof(rp_path, dropped_us) == 20 &&
+                   offsetof(rp_path, w) == 24,
+               "rp_path's first 28 bytes must match the wire's path header");
 
 int pathset_wire_parse(const void *buf, size_t len, uint32_t k_cap, uint32_t iv_cap,
                        rp_wire_set *ws)

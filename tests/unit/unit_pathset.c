@@ -72,6 +72,7 @@ static void test_basic(void)
     rp_pathset ps;
     uint64_t rng = 7;
     CHECK_EQ(pathset_init(&ps, 0, 4), -1);
+    CHECK_EQ(pathset_init(&ps, RP_PATHSET_MAX_K + 1, 4), -1);
     CHECK_EQ(pathset_init(&ps, 3, 4), 0);
     pathset_reset(&ps);
     CHECK_EQ(ps.n, 1);
@@ -556,9 +557,10 @@ static void test_property(void)
         }
     }
     property_run(4, 0, RP_SELECT_PAPER, RP_SUMMARY_PROF, 2000);
-    /* past the REPR pick table's k (64): selection by division */
-    property_run(70, 2, RP_SELECT_PAPER, RP_SUMMARY_PROF, 1500);
-    property_run(70, 2, RP_SELECT_TOPK, RP_SUMMARY_PATH, 1500);
+    /* the largest k (RP_PATHSET_MAX_K): a join's 64-bit slot mask full */
+    property_run(RP_PATHSET_MAX_K, 2, RP_SELECT_PAPER, RP_SUMMARY_PROF, 1500);
+    property_run(RP_PATHSET_MAX_K, 2, RP_SELECT_TOPK, RP_SUMMARY_PATH, 1500);
+    property_run(RP_PATHSET_MAX_K, 2, RP_SELECT_REPR, RP_SUMMARY_PROF, 1500);
 }
 
 int main(void)

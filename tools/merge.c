@@ -21,6 +21,7 @@
 #define _GNU_SOURCE
 #include "merge.h"
 #include "fold.h"
+#include "prune.h"
 #include "rankfiles.h"
 #include "format/rpenc.h"
 #include "format/rpfile.h"
@@ -630,6 +631,9 @@ int merge_dir(const char *dir, const rp_merge_opts *o, rp_profile *p)
     if (profile_fold(p) != 0)
         goto oom;
     clamp_paths(p);
+    if (profile_prune(p, o->min_share_pct, &p->n_folded) != 0)
+        goto oom;
+    p->min_share_pct = p->n_folded ? o->min_share_pct : 0;
     rc = 0;
     goto out;
 oom:

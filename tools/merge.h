@@ -8,6 +8,8 @@
 typedef struct rp_merge_opts {
     const char *prog;   /* prefix of messages on stderr */
     int quiet;          /* 1: no "missing rank" lines, only a summary */
+    double min_share_pct; /* contexts under this share of every column fold
+                           * together (prune.h; RP_PRUNE_DEFAULT_PCT; 0: none) */
 } rp_merge_opts;
 
 /* Reads every DIR/rank-<digits>.rpp, names each missing or unreadable rank

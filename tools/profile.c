@@ -68,6 +68,9 @@ int profile_write(const char *path, const rp_profile *p)
     rpenc_u32(&e, p->clock);
     rpenc_i64(&e, p->wall_ns);
     rpenc_str(&e, p->exe);
+    rpenc_u32(&e, p->n_folded);
+    union { double d; uint64_t u; } ms = { p->min_share_pct };
+    rpenc_u64(&e, ms.u);
     rpenc_section_end(&e, s);
 
     s = rpenc_section_begin(&e, TAG_MISS);
@@ -77,7 +80,7 @@ int profile_write(const char *path, const rp_profile *p)
     rpenc_section_end(&e, s);
 
     s = rpenc_section_begin(&e, TAG_STAT);
-    rpenc_stats(&e, &p->stats);
+    rpenc_stats(&e, &p->stats, RP_ENC_VARINT);
     rpenc_section_end(&e, s);
 
     s = rpenc_section_begin(&e, TAG_CNTR);
@@ -118,7 +121,7 @@ int profile_write(const char *path, const rp_profile *p)
         rpenc_u32(&e, p->nodes[i].parent);
         rpenc_u32(&e, p->nodes[i].sym);
     }
-    rpio_sparse_entries(&e, p->metrics, p->n_nodes, p->n_metrics);
+    rpio_sparse_entries(&e, p->metrics, p->n_nodes, p->n_metrics, RP_ENC_VARINT);
     rpenc_section_end(&e, s);
 
     return rpio_commit(&e, path);
@@ -149,6 +152,13 @@ static int dec_head(const rp_section *s, rp_profile *p, char *err, size_t errlen
     }
     memcpy(p->exe, exe, strlen(exe) + 1);
     free(exe);
+    p->n_folded = rpdec_u32(&r);
+    union { uint64_t u; double d; } ms = { rpdec_u64(&r) };
+    p->min_share_pct = ms.d;
+    if (r.failed || !(p->min_share_pct >= 0 && p->min_share_pct < 100)) {
+        rp_seterr(err, errlen, "corrupt HEAD section (contexts folded, min-share)");
+        return -1;
+    }
     if (p->k == 0 || p->k > RP_FILE_MAX_K || p->nranks == 0 || p->ranks_present == 0 ||
         p->ranks_present > p->nranks || p->mode > RP_MODE_TRACE || p->wall_ns < 0) {
         rp_seterr(err, errlen, "corrupt HEAD section (k=%u, ranks %u of %u, mode %u)", p->k,
@@ -262,7 +272,7 @@ static int dec_node(const rp_section *s, rp_profile *p, char *err, size_t errlen
     rpdec_init(&r, s->p, s->len);
     uint32_t n, nm;
     uint64_t nz;
-    if (rpio_sparse_head(&r, NODE_BYTES, RP_MET_PATH0 + p->k, "NODE", &n, &nm, &nz, err,
+    if (rpio_sparse_head(&r, NODE_BYTES, RP_MET_PATH0 + p->k, RP_ENC_VARINT, "NODE", &n, &nm, &nz, err,
                          errlen) != 0)
         return -1;
     p->nodes = malloc((size_t)n * sizeof *p->nodes);
@@ -285,7 +295,7 @@ static int dec_node(const rp_section *s, rp_profile *p, char *err, size_t errlen
         }
     }
     /* merged times are sums of non-negative times */
-    return rpio_sparse_read(&r, p->metrics, n, nm, nz, 0, "NODE", err, errlen);
+    return rpio_sparse_read(&r, p->metrics, n, nm, nz, 0, RP_ENC_VARINT, "NODE", err, errlen);
 }
 
 int profile_read(const char *path, rp_profile *p, char *err, size_t errlen)
@@ -304,7 +314,7 @@ int profile_read(const char *path, rp_profile *p, char *err, size_t errlen)
     if (dec_head(&sec[S_HEAD], p, err, errlen) || dec_miss(&sec[S_MISS], p, err, errlen))
         goto fail;
     rpdec_init(&r, sec[S_STAT].p, sec[S_STAT].len);
-    if (rpdec_stats(&r, &p->stats, p->k, err, errlen))
+    if (rpdec_stats(&r, &p->stats, p->k, RP_ENC_VARINT, err, errlen))
         goto fail;
     rpdec_init(&r, sec[S_CNTR].p, sec[S_CNTR].len);
     if (rpdec_counters(&r, &p->counters, &p->n_counters, err, errlen))

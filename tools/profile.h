@@ -10,7 +10,7 @@
 #include "format/rpfile.h"
 
 #define RP_PROFILE_MAGIC   "RPMERGE\n"
-#define RP_PROFILE_VERSION 1u
+#define RP_PROFILE_VERSION 2u   /* 2: varint STAT and NODE entries (issue 16) */
 
 /* Kinds of symbols. */
 enum {
@@ -50,6 +50,10 @@ typedef struct rp_profile {
     uint32_t k, mode, select, summary_cap, period_us, clock;
     int64_t  wall_ns;            /* max over ranks */
     char     exe[256];
+    /* rp-merge --min-share (prune.h): contexts folded, the share in %
+     * (version 2; 0 and 0 when nothing was folded or asked) */
+    uint32_t n_folded;
+    double   min_share_pct;
 
     uint32_t  n_missing;         /* ranks in 0..nranks-1 absent or unreadable */
     uint32_t *missing;

@@ -164,6 +164,10 @@ int report_json(FILE *f, const rp_profile *p, const rp_report_opts *o)
     jnum(f, w / 1e9);
     /* issue 13: a rank file written before MPI_Finalize (checkpoint, kill) */
     fprintf(f, ", \"partial\": %s", report_counter(p, "tail_lost") ? "true" : "false");
+    /* issue 16: rp-merge --min-share folded this many contexts */
+    fprintf(f, ", \"contexts_folded\": {\"count\": %u, \"min_share_percent\": ", p->n_folded);
+    jnum(f, p->min_share_pct);
+    fputc('}', f);
     fputs(", \"counters\": {", f);
     for (uint32_t i = 0; i < p->n_counters; i++) {
         if (i)

@@ -76,6 +76,11 @@ static void header(FILE *f, const rp_profile *p)
                    "abort or kill);\n  a phase in progress for %.3f s (mean over ranks) is not in "
                    "the path costs;\n  its samples are in the whole-program profile only\n",
                 (unsigned long long)tail, p->nranks ? (double)open / 1e9 / p->nranks : 0.0);
+    if (p->n_folded)
+        fprintf(f, "  note: %u calling context%s under %g %% of every column folded into "
+                   "\"<contexts under %g %%>\"\n        (no time lost; `rp-merge --min-share 0` "
+                   "keeps them)\n", p->n_folded, p->n_folded == 1 ? "" : "s", p->min_share_pct,
+                p->min_share_pct);
 }
 
 /* Issue 13: how much of each path's cost its profile locates; the rest is

@@ -3,6 +3,7 @@
 #include "merge.h"
 #include "rpprof.h"   /* RPPROF_VERSION: configure's AC_INIT version */
 #include "profile.h"
+#include "prune.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -30,6 +31,18 @@ static const char usage_text[] =
     "Options:\n"
     "  -o, --output FILE  write the merged profile to FILE (default DIR/profile.rpm)\n"
     "  -q, --quiet        do not list missing ranks one by one (a summary remains)\n"
+    "      --min-share PCT  fold every calling context whose time is under PCT\n"
+    "                     percent of each metric column's total (the whole-rank\n"
+    "                     profile, MPI, every path), with its callees, into one\n"
+    "                     context \"<contexts under PCT %>\" under the root.  No\n"
+    "                     time is lost: a source line or MPI call with PCT percent\n"
+    "                     of a column over the whole profile keeps its name (under\n"
+    "                     that context, without its callers), the rest adds to that\n"
+    "                     context's own time; every column's total, and every\n"
+    "                     such line's total, are unchanged.  Bounds the profile's\n"
+    "                     size by the program, not the run's length.\n"
+    "                     Default 0.1; 0 keeps every context.  rp-report says how\n"
+    "                     many were folded.\n"
     "  -h, --help         show this help and exit\n"
     "  -V, --version      show the version and exit\n"
     "\n"
@@ -42,7 +55,7 @@ static const char usage_text[] =
 int main(int argc, char **argv)
 {
     const char *out = NULL, *dir = NULL;
-    rp_merge_opts o = {"rp-merge", 0};
+    rp_merge_opts o = {"rp-merge", 0, RP_PRUNE_DEFAULT_PCT};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -61,6 +74,16 @@ int main(int argc, char **argv)
             out = argv[i];
         } else if (!strncmp(a, "--output=", 9)) {
             out = a + 9;
+        } else if (!strcmp(a, "--min-share") || !strncmp(a, "--min-share=", 12)) {
+            const char *v = a[11] == '=' ? a + 12 : (++i < argc ? argv[i] : NULL);
+            char *end = NULL;
+            double x = v ? strtod(v, &end) : -1;
+            if (!v || end == v || *end || !(x >= 0 && x < 100)) {
+                fprintf(stderr, "rp-merge: --min-share needs a percentage in [0, 100), "
+                        "got '%s'\n", v ? v : "");
+                return 2;
+            }
+            o.min_share_pct = x;
         } else if (!strcmp(a, "--")) {
             if (i + 1 < argc && !dir)
                 dir = argv[++i];
@@ -107,8 +130,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "rp-merge: %s: cannot write: %s\n", out, strerror(errno));
         rc = 1;
     } else {
-        fprintf(stderr, "rp-merge: %s: %u of %u ranks, %u contexts, k=%u\n", out,
+        fprintf(stderr, "rp-merge: %s: %u of %u ranks, %u contexts, k=%u", out,
                 p.ranks_present, p.nranks, p.n_nodes, p.k);
+        if (p.n_folded)
+            fprintf(stderr, " (%u under %g %% folded)", p.n_folded, p.min_share_pct);
+        fputc('\n', stderr);
     }
     profile_free(&p);
     free(def);

@@ -2,6 +2,7 @@
  * distribution, hotspots overall and on the paths, and the paths'
  * calling-context trees (text), or the same as JSON, or folded stacks. */
 #include "merge.h"
+#include "prune.h"
 #include "rpprof.h"   /* RPPROF_VERSION: configure's AC_INIT version */
 #include "paths.h"
 #include "profile.h"
@@ -95,6 +96,10 @@ static const char usage_text[] =
     "                       limits; may be repeated; prints text, not a report\n"
     "      --phase N      dot: only phase N (0-based); trace mode: that\n"
     "                       phase's critical path\n"
+    "      --min-share P  when rp-report merges the rank files itself (no\n"
+    "                       up-to-date DIR/profile.rpm): fold contexts under P %\n"
+    "                       of every column, as rp-merge --min-share (default\n"
+    "                       0.1; 0 keeps every context)\n"
     "  -t, --threshold P  text tree: hide contexts under P % of the critical path\n"
     "                       on every shown path (default 1; 0 shows all)\n"
     "  -h, --help         show this help and exit\n"
@@ -128,7 +133,7 @@ static int parse_u32(const char *s, uint32_t *v)
 }
 
 /* Newer-than check: profile.rpm is fresh if no rank file is newer. */
-static int load(const char *arg, rp_profile *p)
+static int load(const char *arg, double min_share, rp_profile *p)
 {
     struct stat sb;
     char err[256];
@@ -172,7 +177,7 @@ static int load(const char *arg, rp_profile *p)
                 prof);
     }
     free(prof);
-    rp_merge_opts o = {"rp-report", 0};
+    rp_merge_opts o = {"rp-report", 0, min_share};
     return merge_dir(arg, &o, p);
 }
 
@@ -225,6 +230,7 @@ int main(int argc, char **argv)
     rp_whatif whatif[8];
     int nwhatif = 0;
     rp_report_opts o = {.top = 10, .path = 0, .path_col = -1, .threshold = 1.0};
+    double min_share = RP_PRUNE_DEFAULT_PCT;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *val = NULL;
@@ -233,9 +239,10 @@ int main(int argc, char **argv)
                                                  {"-n", "--top"}, {"-t", "--threshold"},
                                                  {"-o", "--output"}, {"--digits", "--digits"},
                                                  {"--phase", "--phase"},
-                                                 {"--what-if", "--what-if"}};
+                                                 {"--what-if", "--what-if"},
+                                                 {"--min-share", "--min-share"}};
         int opt = -1;
-        for (int k = 0; k < 8 && opt < 0; k++) {
+        for (int k = 0; k < 9 && opt < 0; k++) {
             size_t ll = strlen(withval[k][1]);
             if (!strcmp(a, withval[k][0]) || !strcmp(a, withval[k][1])) {
                 if (++i >= argc) {
@@ -293,6 +300,14 @@ int main(int argc, char **argv)
                 return 2;
             }
             nwhatif++;
+        } else if (opt == 8) {
+            char *end;
+            min_share = strtod(val, &end);
+            if (end == val || *end || !(min_share >= 0 && min_share < 100)) {
+                fprintf(stderr, "rp-report: --min-share wants a percentage in [0, 100), not "
+                        "'%s'\n", val);
+                return 2;
+            }
         } else if (!strcmp(a, "-c") || !strcmp(a, "--check")) {
             check = 1;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -393,7 +408,7 @@ int main(int argc, char **argv)
         return rc == 0 ? 0 : check && rc == 3 ? 3 : 1;
     }
     rp_profile p;
-    if (load(arg, &p) != 0)
+    if (load(arg, min_share, &p) != 0)
         return 1;
     /* path and trace modes: path costs from the path summaries, and (text)
      * the task sequences */

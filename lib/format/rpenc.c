@@ -68,6 +68,19 @@ void rpenc_u32(rpenc *e, uint32_t v) { put_le(e, v, 4); }
 void rpenc_u64(rpenc *e, uint64_t v) { put_le(e, v, 8); }
 void rpenc_i64(rpenc *e, int64_t v)  { put_le(e, (uint64_t)v, 8); }
 
+void rpenc_uvar(rpenc *e, uint64_t v)
+{
+    uint8_t b[10];
+    unsigned n = 0;
+    do {
+        b[n] = (uint8_t)(v & 0x7f);
+        v >>= 7;
+        b[n] |= v ? 0x80 : 0;
+        n++;
+    } while (v);
+    rpenc_bytes(e, b, n);
+}
+
 void rpenc_file_header(rpenc *e, const char magic[8], uint32_t version)
 {
     rpenc_bytes(e, magic, 8);
@@ -238,6 +251,32 @@ uint16_t rpdec_u16(rpdec *d) { return (uint16_t)get_le(d, 2); }
 uint32_t rpdec_u32(rpdec *d) { return (uint32_t)get_le(d, 4); }
 uint64_t rpdec_u64(rpdec *d) { return get_le(d, 8); }
 int64_t  rpdec_i64(rpdec *d) { return (int64_t)get_le(d, 8); }
+
+uint64_t rpdec_uvar(rpdec *d)
+{
+    uint64_t v = 0;
+    for (unsigned i = 0; i < 10; i++) {
+        const uint8_t *b = rpdec_bytes(d, 1);
+        if (!b)
+            return 0;
+        /* the 10th byte holds bit 63 only; a longer or padded encoding is
+         * corrupt */
+        if (i == 9 && *b > 1) {
+            d->failed = 1;
+            return 0;
+        }
+        v |= (uint64_t)(*b & 0x7f) << (7 * i);
+        if (!(*b & 0x80)) {
+            if (*b == 0 && i > 0) {   /* not the shortest form */
+                d->failed = 1;
+                return 0;
+            }
+            return v;
+        }
+    }
+    d->failed = 1;
+    return 0;
+}
 
 void *rpdec_records(rpdec *d, uint64_t n, size_t rec_bytes, size_t elem_bytes, const char *sect,
                     char *err, size_t errlen)
@@ -435,24 +474,38 @@ int rpdec_container(const uint8_t *buf, size_t len, const char magic[8],
 
 /* ---- shared payload codecs --------------------------------------------- */
 
-void rpenc_stats(rpenc *e, const rp_phasestats *st)
+void rpenc_stats(rpenc *e, const rp_phasestats *st, rp_enc enc)
 {
     rpenc_u32(e, st->k);
     rpenc_u32(e, 0);
     rpenc_u64(e, st->nphases);
     for (uint32_t j = 0; j < st->k; j++) {
-        rpenc_i64(e, st->sum_ns[j]);
-        rpenc_i64(e, st->min_ns[j]);
-        rpenc_i64(e, st->max_ns[j]);
         const uint32_t *h = st->hist + (size_t)j * RP_HIST_BINS;
         uint32_t nz = 0;
         for (uint32_t b = 0; b < RP_HIST_BINS; b++)
             nz += h[b] != 0;
-        rpenc_u32(e, nz);
+        if (enc == RP_ENC_VARINT) {   /* all >= 0 (rpdec_stats checks) */
+            rpenc_uvar(e, (uint64_t)st->sum_ns[j]);
+            rpenc_uvar(e, (uint64_t)st->min_ns[j]);
+            rpenc_uvar(e, (uint64_t)st->max_ns[j]);
+            rpenc_uvar(e, nz);
+        } else {
+            rpenc_i64(e, st->sum_ns[j]);
+            rpenc_i64(e, st->min_ns[j]);
+            rpenc_i64(e, st->max_ns[j]);
+            rpenc_u32(e, nz);
+        }
         /* Sparse: a run's phases fall into a few bins per slot; a dense
-         * histogram would be 2.3 KB per slot of mostly zeros. */
-        for (uint32_t b = 0; b < RP_HIST_BINS; b++) {
-            if (h[b]) {
+         * histogram would be 2.3 KB per slot of mostly zeros.  Varint:
+         * the gap to the previous non-empty bin, then the count. */
+        for (uint32_t b = 0, next = 0; b < RP_HIST_BINS; b++) {
+            if (!h[b])
+                continue;
+            if (enc == RP_ENC_VARINT) {
+                rpenc_uvar(e, b - next);
+                rpenc_uvar(e, h[b]);
+                next = b + 1;
+            } else {
                 rpenc_u16(e, (uint16_t)b);
                 rpenc_u32(e, h[b]);
             }
@@ -462,9 +515,26 @@ void rpenc_stats(rpenc *e, const rp_phasestats *st)
 
 #define STAT_SLOT_MIN_BYTES 28u   /* sum, min, max, nbins */
 #define STAT_BIN_BYTES 6u
+#define STAT_SLOT_MIN_VARINT 4u   /* four one-byte varints */
+#define STAT_BIN_MIN_VARINT 2u
 
-int rpdec_stats(rpdec *d, rp_phasestats *st, uint32_t k_expected, char *err, size_t errlen)
+/* A varint that must fit an int64_t (fails d otherwise). */
+static int64_t dec_var_i64(rpdec *d)
 {
+    uint64_t v = rpdec_uvar(d);
+    if (v > (uint64_t)INT64_MAX) {
+        d->failed = 1;
+        return 0;
+    }
+    return (int64_t)v;
+}
+
+int rpdec_stats(rpdec *d, rp_phasestats *st, uint32_t k_expected, rp_enc enc, char *err,
+                size_t errlen)
+{
+    const int var = enc == RP_ENC_VARINT;
+    const uint64_t slot_min = var ? STAT_SLOT_MIN_VARINT : STAT_SLOT_MIN_BYTES;
+    const uint64_t bin_min = var ? STAT_BIN_MIN_VARINT : STAT_BIN_BYTES;
     memset(st, 0, sizeof *st);
     uint32_t k = rpdec_u32(d);
     (void)rpdec_u32(d);
@@ -477,7 +547,7 @@ int rpdec_stats(rpdec *d, rp_phasestats *st, uint32_t k_expected, char *err, siz
         rp_seterr(err, errlen, "STAT k=%u differs from header k=%u", k, k_expected);
         return -1;
     }
-    if ((uint64_t)k * STAT_SLOT_MIN_BYTES > rpdec_left(d)) {
+    if ((uint64_t)k * slot_min > rpdec_left(d)) {
         rp_seterr(err, errlen, "corrupt STAT section (%u slots need more than %zu bytes)", k,
                rpdec_left(d));
         return -1;
@@ -488,11 +558,11 @@ int rpdec_stats(rpdec *d, rp_phasestats *st, uint32_t k_expected, char *err, siz
     }
     st->nphases = nphases;
     for (uint32_t j = 0; j < k; j++) {
-        st->sum_ns[j] = rpdec_i64(d);
-        st->min_ns[j] = rpdec_i64(d);
-        st->max_ns[j] = rpdec_i64(d);
-        uint32_t nz = rpdec_u32(d);
-        if (d->failed || nz > RP_HIST_BINS || (uint64_t)nz * STAT_BIN_BYTES > rpdec_left(d)) {
+        st->sum_ns[j] = var ? dec_var_i64(d) : rpdec_i64(d);
+        st->min_ns[j] = var ? dec_var_i64(d) : rpdec_i64(d);
+        st->max_ns[j] = var ? dec_var_i64(d) : rpdec_i64(d);
+        uint64_t nz = var ? rpdec_uvar(d) : rpdec_u32(d);
+        if (d->failed || nz > RP_HIST_BINS || nz * bin_min > rpdec_left(d)) {
             rp_seterr(err, errlen, "corrupt STAT section (slot %u histogram)", j);
             goto fail;
         }
@@ -503,16 +573,23 @@ int rpdec_stats(rpdec *d, rp_phasestats *st, uint32_t k_expected, char *err, siz
         }
         uint32_t *h = st->hist + (size_t)j * RP_HIST_BINS;
         uint64_t total = 0;
-        int32_t prev = -1;
+        int64_t prev = -1;
         for (uint32_t i = 0; i < nz; i++) {
-            uint16_t b = rpdec_u16(d);
-            uint32_t c = rpdec_u32(d);
-            if (b >= RP_HIST_BINS || (int32_t)b <= prev || c == 0) {
-                rp_seterr(err, errlen, "corrupt STAT section (slot %u: bad histogram bin %u)", j, b);
+            uint64_t b, c;
+            if (var) {
+                b = (uint64_t)(prev + 1) + rpdec_uvar(d);   /* a wrapped sum is <= prev */
+                c = rpdec_uvar(d);
+            } else {
+                b = rpdec_u16(d);
+                c = rpdec_u32(d);
+            }
+            if (d->failed || b >= RP_HIST_BINS || (int64_t)b <= prev || c == 0 || c > UINT32_MAX) {
+                rp_seterr(err, errlen, "corrupt STAT section (slot %u: bad histogram bin %llu)", j,
+                          (unsigned long long)b);
                 goto fail;
             }
-            prev = b;
-            h[b] = c;
+            prev = (int64_t)b;
+            h[b] = (uint32_t)c;
             total += c;
         }
         if (total > nphases) {

@@ -40,6 +40,9 @@ void   rpenc_u16(rpenc *e, uint16_t v);
 void   rpenc_u32(rpenc *e, uint32_t v);
 void   rpenc_u64(rpenc *e, uint64_t v);
 void   rpenc_i64(rpenc *e, int64_t v);
+/* LEB128: 7 bits a byte, low first, the high bit set on all but the last
+ * (1 byte below 128, 10 at most). */
+void   rpenc_uvar(rpenc *e, uint64_t v);
 /* File header (magic, version, reserved 0). */
 void   rpenc_file_header(rpenc *e, const char magic[8], uint32_t version);
 /* Open a section; returns the position to pass to rpenc_section_end,
@@ -66,6 +69,8 @@ uint16_t rpdec_u16(rpdec *d);
 uint32_t rpdec_u32(rpdec *d);
 uint64_t rpdec_u64(rpdec *d);
 int64_t  rpdec_i64(rpdec *d);
+/* rpenc_uvar's encoding, shortest form only (anything else fails d). */
+uint64_t rpdec_uvar(rpdec *d);
 /* Pointer to the next n bytes (and skip them), NULL if fewer are left. */
 const uint8_t *rpdec_bytes(rpdec *d, size_t n);
 static inline size_t rpdec_left(const rpdec *d) { return d->failed ? 0 : d->len - d->pos; }
@@ -97,11 +102,19 @@ int rpdec_container(const uint8_t *buf, size_t len, const char magic[8],
 #define RP_FILE_MAX_K 1024u     /* larger k is rejected as absurd */
 #define RP_MAX_COUNTERS 4096u
 
+/* How the sparse payloads (STAT's histograms, rpio's metric tables) store
+ * their numbers: fixed-width little-endian (rank files), or LEB128 varints
+ * with gaps instead of positions (the merged profile from version 2: a
+ * third of the bytes, so its size follows the contexts, not their digits;
+ * doc/formats.md). */
+typedef enum { RP_ENC_FIXED = 0, RP_ENC_VARINT = 1 } rp_enc;
+
 /* STAT payload: k, nphases, per slot sum/min/max + sparse histogram. */
-void rpenc_stats(rpenc *e, const rp_phasestats *st);
+void rpenc_stats(rpenc *e, const rp_phasestats *st, rp_enc enc);
 /* Decode into st (initialised here with phasestats_init; k must equal
  * k_expected).  0 or -1 with reason. */
-int  rpdec_stats(rpdec *d, rp_phasestats *st, uint32_t k_expected, char *err, size_t errlen);
+int  rpdec_stats(rpdec *d, rp_phasestats *st, uint32_t k_expected, rp_enc enc, char *err,
+                 size_t errlen);
 /* CNTR payload. */
 void rpenc_counters(rpenc *e, const rp_counter *c, uint32_t n);
 int  rpdec_counters(rpdec *d, rp_counter **c, uint32_t *n, char *err, size_t errlen);

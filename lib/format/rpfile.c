@@ -285,7 +285,7 @@ static void enc_cct(rpenc *e, const rp_rankdata *d)
         rpenc_u32(e, d->nodes[i].module);
         rpenc_u64(e, d->nodes[i].offset);
     }
-    rpio_sparse_entries(e, d->metrics, d->n_nodes, d->n_metrics);
+    rpio_sparse_entries(e, d->metrics, d->n_nodes, d->n_metrics, RP_ENC_FIXED);
     rpenc_section_end(e, s);
 }
 
@@ -387,7 +387,7 @@ int rpfile_write(const char *path, const rp_rankdata *d)
     enc_head(&e, d);
 
     size_t s = rpenc_section_begin(&e, TAG_STAT);
-    rpenc_stats(&e, &d->stats);
+    rpenc_stats(&e, &d->stats, RP_ENC_FIXED);
     rpenc_section_end(&e, s);
 
     s = rpenc_section_begin(&e, TAG_CNTR);
@@ -508,7 +508,7 @@ static int dec_cct(const rp_section *s, rp_rankdata *d, char *err, size_t errlen
     rpdec_init(&r, s->p, s->len);
     uint32_t n, nm;
     uint64_t nz;
-    if (rpio_sparse_head(&r, NODE_BYTES, RP_MET_PATH0 + d->k, "CCT", &n, &nm, &nz, err,
+    if (rpio_sparse_head(&r, NODE_BYTES, RP_MET_PATH0 + d->k, RP_ENC_FIXED, "CCT", &n, &nm, &nz, err,
                          errlen) != 0)
         return -1;
     d->nodes = malloc((size_t)n * sizeof *d->nodes);
@@ -524,7 +524,7 @@ static int dec_cct(const rp_section *s, rp_rankdata *d, char *err, size_t errlen
         d->nodes[i].module = rpdec_u32(&r);
         d->nodes[i].offset = rpdec_u64(&r);
     }
-    return rpio_sparse_read(&r, d->metrics, n, nm, nz, INT64_MIN, "CCT", err, errlen);
+    return rpio_sparse_read(&r, d->metrics, n, nm, nz, INT64_MIN, RP_ENC_FIXED, "CCT", err, errlen);
 }
 
 static int dec_tasks(const rp_section *s, rp_rankdata *d, char *err, size_t errlen)
@@ -670,7 +670,7 @@ int rpfile_read(const char *path, rp_rankdata *d, char *err, size_t errlen)
         goto fail;
     rpdec r;
     rpdec_init(&r, sec[S_STAT].p, sec[S_STAT].len);
-    if (rpdec_stats(&r, &d->stats, d->k, err, errlen) != 0)
+    if (rpdec_stats(&r, &d->stats, d->k, RP_ENC_FIXED, err, errlen) != 0)
         goto fail;
     if (sec[S_CNTR].p) {
         rpdec_init(&r, sec[S_CNTR].p, sec[S_CNTR].len);

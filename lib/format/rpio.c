@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #define SPARSE_ENTRY_BYTES 16u  /* row, column, value */
+#define SPARSE_ENTRY_MIN_VARINT 2u   /* gap, value: a byte each at least */
 
 int rpio_open(const char *path, const char magic[8], uint32_t version, const rp_secspec *spec,
               uint32_t n, rp_section *sec, uint8_t **buf, char *err, size_t errlen)
@@ -81,13 +82,20 @@ void rpio_sparse_begin(rpenc *e, const int64_t *metrics, uint32_t rows, uint32_t
     rpenc_u64(e, nz);
 }
 
-void rpio_sparse_entries(rpenc *e, const int64_t *metrics, uint32_t rows, uint32_t cols)
+void rpio_sparse_entries(rpenc *e, const int64_t *metrics, uint32_t rows, uint32_t cols,
+                         rp_enc enc)
 {
     /* Sparse because only leaves carry exclusive time and a context is
      * usually on few of the k paths: most of the dense matrix is 0. */
-    size_t nm = (size_t)rows * cols;
+    size_t nm = (size_t)rows * cols, next = 0;
     for (size_t i = 0; i < nm; i++) {
-        if (metrics[i] != 0) {
+        if (metrics[i] == 0)
+            continue;
+        if (enc == RP_ENC_VARINT) {   /* values >= 0: the callers' tables */
+            rpenc_uvar(e, i - next);
+            rpenc_uvar(e, (uint64_t)metrics[i]);
+            next = i + 1;
+        } else {
             rpenc_u32(e, (uint32_t)(i / cols));
             rpenc_u32(e, (uint32_t)(i % cols));
             rpenc_i64(e, metrics[i]);
@@ -95,8 +103,9 @@ void rpio_sparse_entries(rpenc *e, const int64_t *metrics, uint32_t rows, uint32
     }
 }
 
-int rpio_sparse_head(rpdec *r, uint32_t row_bytes, uint32_t cols_expected, const char *what,
-                     uint32_t *rows, uint32_t *cols, uint64_t *nz, char *err, size_t errlen)
+int rpio_sparse_head(rpdec *r, uint32_t row_bytes, uint32_t cols_expected, rp_enc enc,
+                     const char *what, uint32_t *rows, uint32_t *cols, uint64_t *nz, char *err,
+                     size_t errlen)
 {
     uint32_t n = rpdec_u32(r);
     uint32_t nm = rpdec_u32(r);
@@ -117,8 +126,9 @@ int rpio_sparse_head(rpdec *r, uint32_t row_bytes, uint32_t cols_expected, const
     /* Check the sizes against the bytes present before allocating. */
     uint64_t left = rpdec_left(r);
     uint64_t fixed = (uint64_t)n * row_bytes;
-    if (fixed > left || z > (left - fixed) / SPARSE_ENTRY_BYTES ||
-        fixed + z * SPARSE_ENTRY_BYTES != left) {
+    uint64_t entry = enc == RP_ENC_VARINT ? SPARSE_ENTRY_MIN_VARINT : SPARSE_ENTRY_BYTES;
+    if (fixed > left || z > (left - fixed) / entry || z > (uint64_t)n * nm ||
+        (enc == RP_ENC_FIXED && fixed + z * entry != left)) {
         rp_seterr(err, errlen, "corrupt %s section (%u rows, %llu metric entries do not fit %llu bytes)",
                   what, n, (unsigned long long)z, (unsigned long long)left);
         return -1;
@@ -130,21 +140,37 @@ int rpio_sparse_head(rpdec *r, uint32_t row_bytes, uint32_t cols_expected, const
 }
 
 int rpio_sparse_read(rpdec *r, int64_t *metrics, uint32_t rows, uint32_t cols, uint64_t nz,
-                     int64_t min_value, const char *what, char *err, size_t errlen)
+                     int64_t min_value, rp_enc enc, const char *what, char *err, size_t errlen)
 {
-    uint64_t prev = 0;
+    const uint64_t size = (uint64_t)rows * cols;
+    uint64_t prev = 0, next = 0;
     for (uint64_t i = 0; i < nz; i++) {
-        uint32_t row = rpdec_u32(r);
-        uint32_t col = rpdec_u32(r);
-        int64_t v = rpdec_i64(r);
-        uint64_t key = (uint64_t)row * cols + col;
-        if (r->failed || row >= rows || col >= cols || v < min_value || (i > 0 && key <= prev)) {
-            rp_seterr(err, errlen, "corrupt %s section (metric entry %llu: row %u column %u)",
-                      what, (unsigned long long)i, row, col);
+        uint64_t key;
+        int64_t v;
+        if (enc == RP_ENC_VARINT) {
+            uint64_t gap = rpdec_uvar(r), u = rpdec_uvar(r);
+            key = gap < size - next ? next + gap : size;   /* size: out of the table */
+            v = u > (uint64_t)INT64_MAX ? -1 : (int64_t)u;
+            if (v < 0)
+                key = size;
+        } else {
+            uint32_t row = rpdec_u32(r), col = rpdec_u32(r);
+            v = rpdec_i64(r);
+            key = row < rows && col < cols ? (uint64_t)row * cols + col : size;
+        }
+        if (r->failed || key >= size || v < min_value || (i > 0 && key <= prev)) {
+            rp_seterr(err, errlen, "corrupt %s section (metric entry %llu)", what,
+                      (unsigned long long)i);
             return -1;
         }
         prev = key;
+        next = key + 1;
         metrics[key] = v;
+    }
+    if (enc == RP_ENC_VARINT && rpdec_left(r) != 0) {
+        rp_seterr(err, errlen, "corrupt %s section (%zu bytes after the last metric entry)", what,
+                  rpdec_left(r));
+        return -1;
     }
     return 0;
 }

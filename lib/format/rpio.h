@@ -37,18 +37,24 @@ void *rpio_array(rpdec *r, uint32_t *n, uint32_t max_n, uint64_t item_bytes, int
                  size_t elem_size, const char *what, char *err, size_t errlen);
 
 /* Sparse table: u32 rows, u32 columns, u64 non-zero count, then the caller's
- * per-row records, then (u32 row, u32 column, i64 value) for every non-zero
- * metric in row-major order. */
+ * per-row records, then every non-zero metric in row-major order: as
+ * (u32 row, u32 column, i64 value) under RP_ENC_FIXED; under RP_ENC_VARINT
+ * as two varints, the gap from the previous entry's position row * columns
+ * + column (from -1) less one, and the value (>= 0), ending the section. */
 void rpio_sparse_begin(rpenc *e, const int64_t *metrics, uint32_t rows, uint32_t cols);
-void rpio_sparse_entries(rpenc *e, const int64_t *metrics, uint32_t rows, uint32_t cols);
+void rpio_sparse_entries(rpenc *e, const int64_t *metrics, uint32_t rows, uint32_t cols,
+                         rp_enc enc);
 /* Read the three counts and check that rows records of row_bytes and the
- * entries fill the rest of the section exactly (before anything is
- * allocated); cols must equal cols_expected and rows be > 0.  what names the
- * section in messages.  0 or -1. */
-int rpio_sparse_head(rpdec *r, uint32_t row_bytes, uint32_t cols_expected, const char *what,
-                     uint32_t *rows, uint32_t *cols, uint64_t *nz, char *err, size_t errlen);
+ * entries fill the rest of the section (exactly, when fixed; at two bytes
+ * an entry at least, when varint) before anything is allocated; cols must
+ * equal cols_expected and rows be > 0.  what names the section in
+ * messages.  0 or -1. */
+int rpio_sparse_head(rpdec *r, uint32_t row_bytes, uint32_t cols_expected, rp_enc enc,
+                     const char *what, uint32_t *rows, uint32_t *cols, uint64_t *nz, char *err,
+                     size_t errlen);
 /* Read nz entries into metrics[rows * cols] (zeroed by the caller): strictly
- * increasing positions inside the table, values >= min_value.  0 or -1. */
+ * increasing positions inside the table, values >= min_value (varint: >= 0
+ * whatever min_value, and nothing may follow them).  0 or -1. */
 int rpio_sparse_read(rpdec *r, int64_t *metrics, uint32_t rows, uint32_t cols, uint64_t nz,
-                     int64_t min_value, const char *what, char *err, size_t errlen);
+                     int64_t min_value, rp_enc enc, const char *what, char *err, size_t errlen);
 #endif

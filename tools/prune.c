@@ -61,6 +61,61 @@ static uint32_t add_symbol(rp_profile *p, double pct)
     return p->n_syms++;
 }
 
+/* The line a symbol's time is reported under: its innermost frame's
+ * function, file and line (and kind: an MPI call is its own line). */
+static const rp_profile *line_p;   /* qsort has no context argument */
+static int cmp_line(const void *a, const void *b)
+{
+    const rp_psym *x = &line_p->syms[*(const uint32_t *)a], *y = &line_p->syms[*(const uint32_t *)b];
+    const rp_pframe *f = &line_p->frames[x->first + x->n - 1];
+    const rp_pframe *g = &line_p->frames[y->first + y->n - 1];
+    if (x->kind != y->kind)
+        return x->kind < y->kind ? -1 : 1;
+    if (f->func != g->func)
+        return f->func < g->func ? -1 : 1;
+    if (f->file != g->file)
+        return f->file < g->file ? -1 : 1;
+    if (f->line != g->line)
+        return f->line < g->line ? -1 : 1;
+    return 0;
+}
+
+/* sig[y] = 1 for the symbols whose line (cmp_line) holds min_pct % of
+ * some column's own total over the whole tree, from bysym (each symbol's
+ * exclusive totals); tot = the columns' totals.  So a line reached
+ * through several inlining chains (several symbols) counts once, whole.
+ * 0, or -1 when out of memory. */
+static int mark_lines(const rp_profile *p, const int64_t *bysym, const int64_t *tot,
+                      double min_pct, uint8_t *sig)
+{
+    uint32_t nsy = p->n_syms, m = p->n_metrics;
+    uint32_t *ord = malloc((size_t)(nsy ? nsy : 1) * sizeof *ord);
+    int64_t *sum = malloc((size_t)m * sizeof *sum);
+    if (!ord || !sum) {
+        free(ord);
+        free(sum);
+        return -1;
+    }
+    for (uint32_t y = 0; y < nsy; y++)
+        ord[y] = y;
+    line_p = p;
+    qsort(ord, nsy, sizeof *ord, cmp_line);
+    for (uint32_t a = 0, b; a < nsy; a = b) {
+        memset(sum, 0, (size_t)m * sizeof *sum);
+        for (b = a; b < nsy && (b == a || cmp_line(&ord[a], &ord[b]) == 0); b++)
+            for (uint32_t c = 0; c < m; c++)
+                sum[c] = sat_add(sum[c], bysym[(size_t)ord[b] * m + c]);
+        int s = 0;
+        for (uint32_t c = 0; c < m && !s; c++)
+            s = sum[c] > 0 && (double)sum[c] >= (double)tot[c] * (min_pct / 100.0);
+        for (uint32_t q = a; q < b; q++)
+            sig[ord[q]] = (uint8_t)s;
+    }
+    free(ord);
+    free(sum);
+    return 0;
+}
+
 /* keep[i] = 1 for the root, "<unknown>" contexts, contexts at or above
  * lim[c] in some column c, and the ancestors of all of them.  Returns how
  * many are kept. */
@@ -181,12 +236,10 @@ int profile_prune(rp_profile *p, double min_pct, uint32_t *n_folded)
     double rank_mean = (double)inc[RP_MET_RANK] / (p->ranks_present ? p->ranks_present : 1);
     for (uint32_t c = 0; c < m; c++)
         lim[c] = ((double)inc[c] > rank_mean ? (double)inc[c] : rank_mean) * (min_pct / 100.0);
-    /* a symbol (what a hotspot list shows) by its column's own total: a
-     * call holding 5 % of a computing code's little MPI time keeps its name */
-    for (uint32_t y = 0; y < nsy; y++)
-        for (uint32_t c = 0; c < m && !sig[y]; c++)
-            sig[y] = bysym[(size_t)y * m + c] > 0 &&
-                     (double)bysym[(size_t)y * m + c] >= (double)inc[c] * (min_pct / 100.0);
+    /* a line (what a hotspot list shows) by its column's own total: a call
+     * holding 5 % of a computing code's little MPI time keeps its name */
+    if (mark_lines(p, bysym, inc, min_pct, sig) != 0)
+        goto out;
     rc = 0;
     int64_t any = 0;
     for (uint32_t c = 0; c < m; c++)

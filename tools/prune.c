@@ -18,6 +18,7 @@
  * the share whatever the run's length.  pprof's graph views drop nodes
  * under 0.5 % by default; 0.1 % of every column, the paths included,
  * keeps anything a user would act on.  rp-merge --min-share 0 keeps all. */
+#define _GNU_SOURCE   /* qsort_r */
 #include "prune.h"
 #include "core/vocab.h"
 #include "fold.h"
@@ -63,12 +64,12 @@ static uint32_t add_symbol(rp_profile *p, double pct)
 
 /* The line a symbol's time is reported under: its innermost frame's
  * function, file and line (and kind: an MPI call is its own line). */
-static const rp_profile *line_p;   /* qsort has no context argument */
-static int cmp_line(const void *a, const void *b)
+static int cmp_line(const void *a, const void *b, void *ctx)
 {
-    const rp_psym *x = &line_p->syms[*(const uint32_t *)a], *y = &line_p->syms[*(const uint32_t *)b];
-    const rp_pframe *f = &line_p->frames[x->first + x->n - 1];
-    const rp_pframe *g = &line_p->frames[y->first + y->n - 1];
+    const rp_profile *p = ctx;
+    const rp_psym *x = &p->syms[*(const uint32_t *)a], *y = &p->syms[*(const uint32_t *)b];
+    const rp_pframe *f = &p->frames[x->first + x->n - 1];
+    const rp_pframe *g = &p->frames[y->first + y->n - 1];
     if (x->kind != y->kind)
         return x->kind < y->kind ? -1 : 1;
     if (f->func != g->func)
@@ -98,11 +99,11 @@ static int mark_lines(const rp_profile *p, const int64_t *bysym, const int64_t *
     }
     for (uint32_t y = 0; y < nsy; y++)
         ord[y] = y;
-    line_p = p;
-    qsort(ord, nsy, sizeof *ord, cmp_line);
+    qsort_r(ord, nsy, sizeof *ord, cmp_line, (void *)(uintptr_t)p);
     for (uint32_t a = 0, b; a < nsy; a = b) {
         memset(sum, 0, (size_t)m * sizeof *sum);
-        for (b = a; b < nsy && (b == a || cmp_line(&ord[a], &ord[b]) == 0); b++)
+        for (b = a; b < nsy && (b == a || cmp_line(&ord[a], &ord[b], (void *)(uintptr_t)p) == 0);
+             b++)
             for (uint32_t c = 0; c < m; c++)
                 sum[c] = sat_add(sum[c], bysym[(size_t)ord[b] * m + c]);
         int s = 0;

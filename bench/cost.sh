@@ -56,17 +56,9 @@ done
 cal=$("$work/hpcg" --calibrate) || exit 1
 
 # conf NAME -> "NP APP ARGS...": the proxies' call rates (doc/performance.md)
-conf() {
-    case $1 in
-    hpcg2) echo "2 hpcg --n 16 --work-us 25 --cal $cal --iters $((4500 * scale))" ;;
-    lulesh8) echo "8 lulesh --work-us 2500 --sleep --iters $((300 * scale))" ;;
-    lulesh2) echo "2 lulesh --work-us 300 --cal $cal --iters $((2000 * scale))" ;;
-    # LULESH's own situation (issue 16): 8 computing ranks on 2 cores, so
-    # ranks wait long inside MPI for descheduled partners
-    lulesh8cpu) echo "8 lulesh --work-us 1500 --cal $cal --iters $((150 * scale))" ;;
-    *) echo "cost.sh: unknown configuration $1" >&2; exit 1 ;;
-    esac
-}
+# shellcheck source=bench/proxies.sh
+. "$src/bench/proxies.sh"
+conf() { proxy_conf "$1" "$scale" "$cal"; }
 
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl_vader_single_copy_mechanism=none

@@ -29,14 +29,9 @@ for a in hpcg lulesh; do
     "$MPICC" -O2 -g -fno-omit-frame-pointer -o "$work/$a" "$src/bench/apps/$a.c" || exit 1
 done
 cal=$("$work/hpcg" --calibrate) || exit 1
-conf() { # config scale -> "ranks app args" (as bench/cost.sh)
-    case $1 in
-    hpcg2) echo "2 hpcg --n 16 --work-us 25 --cal $cal --iters $((4500 * $2))" ;;
-    lulesh8) echo "8 lulesh --work-us 2500 --sleep --iters $((300 * $2))" ;;
-    lulesh8cpu) echo "8 lulesh --work-us 1500 --cal $cal --iters $((150 * $2))" ;;
-    *) echo "size.sh: unknown configuration $1" >&2; exit 1 ;;
-    esac
-}
+# shellcheck source=bench/proxies.sh
+. "$src/bench/proxies.sh"
+conf() { proxy_conf "$1" "$2" "$cal"; }   # config scale
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl_vader_single_copy_mechanism=none
 unset RP_K RP_PERIOD RP_SUMMARY RP_SELECT RP_MODE RP_OUTPUT RP_CLOCK LD_PRELOAD

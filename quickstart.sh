@@ -156,8 +156,8 @@ count_results() { # prints "pass fail skip" from the .trs files under the given 
 # process - so MPI jobs are checked under valgrind instead,
 # tests/robust/test_fault_valgrind.sh.)
 SAN_TESTS="tests/unit_select tests/unit_summary tests/unit_pathset tests/unit_commit
-tests/unit_phasestats tests/unit_cct tests/test_rpfile tests/tools/test_tools.sh
-tests/robust/test_hostile_tools.sh"
+tests/unit_phasestats tests/unit_cct tests/test_rpfile tests/test_fold tests/test_prune
+tests/tools/test_tools.sh tests/robust/test_hostile_tools.sh"
 sanitize() {
     local san='-fsanitize=address,undefined'
     say "sanitizer pass: configure in $SAN_BUILD with $san"

@@ -302,6 +302,26 @@ static int64_t grid_of(const rp_pctphase *ph, uint64_t q, uint64_t nq)
     return q < nq ? (int64_t)ph[q].grid_ns : 1;
 }
 
+/* Which members' contributions the event of rank r joins, in collective
+ * c at scan position pos: all (allreduce; a reduce's root), the root's
+ * (a broadcast's other members), the first pos + 1 (scan).  ready and
+ * finish agree through this one rule. */
+static int member_joined(const ocoll *c, const member *mb, uint32_t r, uint32_t pos)
+{
+    switch (c->kind) {
+    case RP_COLL_ALL:
+        return 1;
+    case RP_COLL_IN:
+        return r == c->root;
+    case RP_COLL_OUT:
+        return r != c->root && mb->rank == c->root;
+    case RP_COLL_SCAN:
+        return mb->pos <= pos;
+    default:
+        return 0;
+    }
+}
+
 /* Is everything rank r's current event joins known?  Contributions of a
  * collective are known once every member needed has arrived. */
 static int ready(ostate *o, uint32_t r, orank *t, uint64_t e_end)
@@ -328,12 +348,9 @@ static int ready(ostate *o, uint32_t r, orank *t, uint64_t e_end)
             continue;
         uint32_t got = 0;
         for (uint32_t m = 0; m < c->nm; m++) {
-            const member *mb = &c->m[m];
-            int wanted = need_all || (c->kind == RP_COLL_OUT && mb->rank == c->root && r != c->root) ||
-                         (c->kind == RP_COLL_SCAN && mb->pos <= pos);
-            if (!wanted)
+            if (!member_joined(c, &c->m[m], r, pos))
                 continue;
-            if (!o->s[mb->src].have)
+            if (!o->s[c->m[m].src].have)
                 return 0;
             got++;
         }
@@ -391,22 +408,17 @@ static int finish(ostate *o, uint32_t r, orank *t, uint64_t e_end, rp_pctphase *
             }
             if (!ed->phase_end && --c->uses <= 0)
                 dist_free(&c->sum);
-        } else if (c->kind == RP_COLL_OUT && r != c->root) {
+        } else if (c->kind == RP_COLL_OUT || c->kind == RP_COLL_SCAN) {
+            /* a broadcast's root joins nothing; a scan replaces the path
+             * like an allreduce when blocking */
+            int scan_both = c->kind == RP_COLL_SCAN && ed->part == RP_PART_BOTH;
             for (uint32_t m = 0; m < c->nm; m++)
-                if (c->m[m].rank == c->root) {
-                    if (dist_add(&msgs, &o->s[c->m[m].src].d) != 0)
+                if (member_joined(c, &c->m[m], r, pos)) {
+                    if (dist_add(scan_both ? &base : &msgs, &o->s[c->m[m].src].d) != 0)
                         goto oom;
                     src_used(o, c->m[m].src);
                 }
-        } else if (c->kind == RP_COLL_SCAN) {
-            for (uint32_t m = 0; m < c->nm; m++)
-                if (c->m[m].pos <= pos) {
-                    if (dist_add(ed->part == RP_PART_BOTH ? &base : &msgs,
-                                 &o->s[c->m[m].src].d) != 0)
-                        goto oom;
-                    src_used(o, c->m[m].src);
-                }
-            replaced |= ed->part == RP_PART_BOTH;
+            replaced |= scan_both;
         }
     }
     if (!replaced && dist_add(&base, &t->pre) != 0)

@@ -220,8 +220,8 @@ def generate(out):
     o.append("### Collectives (time per operation, slowest rank)")
     o.append("")
     o.append("Floor: the collective + (Allreduce, Barrier) a dissemination of ceil(log2 n) "
-             "`Sendrecv` rounds of 8+16k B on a dup + a `Bcast` of 8+16k B; (Bcast) a `Bcast` "
-             "of 8+16k B.  *floor512*: the same with the broadcast at 512 B, the runtime's "
+             "`Sendrecv` rounds of S B on a dup + a `Bcast` of S B; (Bcast) a `Bcast` "
+             "of S B, S = 16 + 28k + 12(k - 1), a full path-set without intervals.  *floor512*: the same with the broadcast at 512 B, the runtime's "
              "fixed first chunk.  4 ranks are oversubscribed on 2 cores.")
     o.append("")
     o.append("| op | ranks | RP_PERIOD µs | plain ns | floor added ns | floor512 added ns | "
@@ -231,9 +231,11 @@ def generate(out):
     o.append("")
     o.append("### Path-set bytes on the wire (point-to-point, from the rank files' counters)")
     o.append("")
-    o.append("Encoding: 8 B header + per path 16 B + 8 B per summary interval; without "
-             "intervals 8 + 16k = 88 B at k=5, 136 B at k=8; at most 8 + k(16 + 8·RP_SUMMARY) "
-             "= 1368 B at k=5, 2184 B at k=8 with RP_SUMMARY=32.")
+    o.append("Encoding (wire version 4, doc/formats.md): 16 B header + per path 28 B + 8 B per "
+             "summary interval + 12 B per sketch point (k - 1 once a set has been through a "
+             "full join); without intervals 16 + 28k + 12(k - 1) = 204 B at k=5, 324 B at k=8; "
+             "at most 16 + k(28 + 8·RP_SUMMARY) + 12(k - 1) = 1484 B at k=5, 2372 B at k=8 "
+             "with RP_SUMMARY=32.")
     o.append("")
     o.append("| config | RP_PERIOD µs | k | floor's side message B | measured B/msg |")
     o.append("|---|---|---|---|---|")

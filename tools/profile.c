@@ -272,8 +272,8 @@ static int dec_node(const rp_section *s, rp_profile *p, char *err, size_t errlen
     rpdec_init(&r, s->p, s->len);
     uint32_t n, nm;
     uint64_t nz;
-    if (rpio_sparse_head(&r, NODE_BYTES, RP_MET_PATH0 + p->k, RP_ENC_VARINT, "NODE", &n, &nm, &nz, err,
-                         errlen) != 0)
+    if (rpio_sparse_head(&r, NODE_BYTES, RP_MET_PATH0 + p->k, RP_ENC_VARINT, "NODE", &n, &nm,
+                         &nz, err, errlen) != 0)
         return -1;
     p->nodes = malloc((size_t)n * sizeof *p->nodes);
     p->metrics = calloc((size_t)n * nm, sizeof *p->metrics);

@@ -22,6 +22,7 @@
 #include "prune.h"
 #include "core/vocab.h"
 #include "fold.h"
+#include "report.h"   /* report_leaf_frame: the line hotspot lists show */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,9 +68,9 @@ static uint32_t add_symbol(rp_profile *p, double pct)
 static int cmp_line(const void *a, const void *b, void *ctx)
 {
     const rp_profile *p = ctx;
-    const rp_psym *x = &p->syms[*(const uint32_t *)a], *y = &p->syms[*(const uint32_t *)b];
-    const rp_pframe *f = &p->frames[x->first + x->n - 1];
-    const rp_pframe *g = &p->frames[y->first + y->n - 1];
+    uint32_t sa = *(const uint32_t *)a, sb = *(const uint32_t *)b;
+    const rp_psym *x = &p->syms[sa], *y = &p->syms[sb];
+    const rp_pframe *f = report_leaf_frame(p, sa), *g = report_leaf_frame(p, sb);
     if (x->kind != y->kind)
         return x->kind < y->kind ? -1 : 1;
     if (f->func != g->func)

@@ -119,6 +119,10 @@ int select_sorted_unique(const rp_path *p, uint32_t n)
     return 1;
 }
 
+/* select_k's selection, once its candidates are sorted without duplicates */
+static void select_k_sorted(rp_path **cand, uint32_t n, uint32_t k, rp_select_mode sel,
+                            rp_path **out, uint32_t *n_out);
+
 void select_k(rp_path **cand, uint32_t n, uint32_t k, rp_select_mode sel,
               rp_path **out, uint32_t *n_out)
 {
@@ -127,8 +131,8 @@ void select_k(rp_path **cand, uint32_t n, uint32_t k, rp_select_mode sel,
     select_k_sorted(cand, n, k, sel, out, n_out);
 }
 
-void select_k_sorted(rp_path **cand, uint32_t n, uint32_t k, rp_select_mode sel,
-                     rp_path **out, uint32_t *n_out)
+static void select_k_sorted(rp_path **cand, uint32_t n, uint32_t k, rp_select_mode sel,
+                            rp_path **out, uint32_t *n_out)
 {
     if (n <= k) {
         for (uint32_t i = 0; i < n; i++)
@@ -320,10 +324,11 @@ void select_spread(const int64_t *cost, const double *w, uint32_t n, const uint3
                     lo += w[i] * fa;
                     hi += w[i] * (1.0 - fa);
                 }
-            } else {
+            } else {   /* equal costs: half each */
                 for (uint32_t i = a + 1; i < b; i++) {
-                    lo += w[i] * 0.5;
-                    hi += w[i] * (1.0 - 0.5);
+                    double half = w[i] * 0.5;
+                    lo += half;
+                    hi += half;
                 }
             }
         }

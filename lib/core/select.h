@@ -13,7 +13,7 @@ uint32_t select_repr_index(uint32_t j, uint32_t k, uint32_t n);
 /* REPR picks for every candidate count n = k+1 .. 2k (a join of two sets of
  * at most k paths): row n-k-1 of tab (k*k entries) holds
  * select_repr_index(j, k, n) for j = 0..k-1.  A join then picks by table
- * look-up, where select_k_sorted needs two divisions per join. */
+ * look-up, where select_k needs two divisions per join. */
 void select_repr_table(uint32_t k, uint16_t *tab);
 
 /* Order two paths: negative if a sorts before b (higher cost first; equal
@@ -29,11 +29,6 @@ void select_k(rp_path **cand, uint32_t n, uint32_t k, rp_select_mode sel,
 
 /* Sort v[0..n) in select_path_cmp order (in place, no allocation). */
 void select_sort(rp_path **v, uint32_t n);
-
-/* select_k for candidates already sorted by select_path_cmp with no exact
- * duplicates (the join's merged input): no sort, no dedup pass. */
-void select_k_sorted(rp_path **cand, uint32_t n, uint32_t k, rp_select_mode sel,
-                     rp_path **out, uint32_t *n_out);
 
 /* 1 if p[0..n) is in select_path_cmp order with no exact duplicates.
  * O(n) cost compares; the full comparison runs only between equal costs. */

@@ -147,18 +147,19 @@ int rpio_sparse_read(rpdec *r, int64_t *metrics, uint32_t rows, uint32_t cols, u
     for (uint64_t i = 0; i < nz; i++) {
         uint64_t key;
         int64_t v;
+        int bad;
         if (enc == RP_ENC_VARINT) {
             uint64_t gap = rpdec_uvar(r), u = rpdec_uvar(r);
-            key = gap < size - next ? next + gap : size;   /* size: out of the table */
-            v = u > (uint64_t)INT64_MAX ? -1 : (int64_t)u;
-            if (v < 0)
-                key = size;
+            bad = gap >= size - next || u > (uint64_t)INT64_MAX;
+            key = next + gap;
+            v = (int64_t)u;
         } else {
             uint32_t row = rpdec_u32(r), col = rpdec_u32(r);
             v = rpdec_i64(r);
-            key = row < rows && col < cols ? (uint64_t)row * cols + col : size;
+            bad = row >= rows || col >= cols;
+            key = (uint64_t)row * cols + col;
         }
-        if (r->failed || key >= size || v < min_value || (i > 0 && key <= prev)) {
+        if (r->failed || bad || v < min_value || (i > 0 && key <= prev)) {
             rp_seterr(err, errlen, "corrupt %s section (metric entry %llu)", what,
                       (unsigned long long)i);
             return -1;

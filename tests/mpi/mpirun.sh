@@ -93,6 +93,13 @@ rp_cleanup() {
     fi
 }
 trap rp_cleanup EXIT
+# Open MPI: this script's mpiruns keep their session directories under its
+# own temporary directory.  The shared /tmp/ompi.HOST.UID is created and
+# removed by every mpirun, and two starting at once (make check -j2) can
+# race: "mkdir /tmp/ompi.vm.0: File exists ... orte_init failed", seen in CI.
+if [ "$RP_MPI_FLAVOR" = openmpi ] && mkdir -p "$RP_TMP/ompi"; then
+    export OMPI_MCA_orte_tmpdir_base=$RP_TMP/ompi
+fi
 
 RP_LOCK=$RP_TOP_BUILDDIR/tests/.mpi-test.lock
 if command -v flock >/dev/null 2>&1 && mkdir -p "$RP_TOP_BUILDDIR/tests" 2>/dev/null &&

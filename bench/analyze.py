@@ -231,11 +231,13 @@ def generate(out):
     o.append("")
     o.append("### Path-set bytes on the wire (point-to-point, from the rank files' counters)")
     o.append("")
-    o.append("Encoding (wire version 4, doc/formats.md): 16 B header + per path 28 B + 8 B per "
-             "summary interval + 12 B per sketch point (k - 1 once a set has been through a "
-             "full join); without intervals 16 + 28k + 12(k - 1) = 204 B at k=5, 324 B at k=8; "
-             "at most 16 + k(28 + 8·RP_SUMMARY) + 12(k - 1) = 1484 B at k=5, 2372 B at k=8 "
-             "with RP_SUMMARY=32.")
+    o.append("Encoding (wire version 5, doc/formats.md): 12 B header + per path 9 B (a mask, "
+             "the cost's difference to the path before, the weight; +4 B past 2^32 ns, +2-4 B "
+             "for each nonzero sample counter) + 8 B per summary interval (after 0-3 B of "
+             "padding) + 8 B per sketch point (k - 1 once a set has been through a full join); "
+             "without intervals 12 + 9k + 8(k - 1) = 89 B at k=5, 140 B at k=8 (version 4: "
+             "204 and 324 B); at most 12 + 29k + 12(k - 1) + 3 + 8k·RP_SUMMARY = 1 488 B at "
+             "k=5, 2 379 B at k=8 with RP_SUMMARY=32.")
     o.append("")
     o.append("| config | RP_PERIOD µs | k | floor's side message B | measured B/msg |")
     o.append("|---|---|---|---|---|")

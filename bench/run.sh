@@ -136,7 +136,7 @@ tcp-k5-p5000|--mca btl tcp,self|5000|5|8|$TCP_N"
 echo "$PPCONF" | while IFS='|' read -r name mopts period k bytes n; do
     echo "bench: pingpong $name"
     if [ "$period" = 0 ]; then
-        side=$((16 + 28 * k + 12 * (k - 1)))   # wire v4, no intervals, full sketch
+        side=$((12 + 9 * k + 8 * (k - 1)))   # wire v5, no intervals, full sketch, costs < 2^32 ns
     else
         side=$(calibrate "pp-$name.cal" "$mopts" "$period" "$k" "$bytes" "$n")
     fi
@@ -167,7 +167,7 @@ CCONF="2r-p0|2|0|5|$C2_N
 4r-p5000|4|5000|5|$C4_N"
 echo "$CCONF" | while IFS='|' read -r name np period k n; do
     echo "bench: collective $name"
-    side=$((16 + 28 * k + 12 * (k - 1)))   # wire v4, no intervals, full sketch
+    side=$((12 + 9 * k + 8 * (k - 1)))   # wire v5, no intervals, full sketch, costs < 2^32 ns
     echo "collective|$name|$np|$period|$k|$side|$n" >> "$out/configs.txt"
     i=1
     while [ $i -le "$L" ]; do

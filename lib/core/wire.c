@@ -1,46 +1,61 @@
 /* wire.c - the one codec of the path-set wire format (doc/formats.md).
  *
- * Wire format of an encoded path-set (version RP_PATHSET_WIRE_VERSION = 4).
+ * Wire format of an encoded path-set (version RP_PATHSET_WIRE_VERSION = 5).
  * All integers little-endian (host order: every rank of a job shares one
- * architecture); fields are packed with no padding and read with memcpy,
- * so the buffer needs no alignment.
+ * architecture); fields are packed with no padding except before the
+ * intervals, and read with memcpy, so the buffer needs no alignment.
+ * Version 5 is compact: a field that is zero in the common case is left
+ * out (a bit of the path's mask says it is there), and costs travel as
+ * differences that fit 4 bytes unless they pass 2^32 ns.  A full set of
+ * k = 5 paths without intervals is 89 bytes (version 4: 204), under every
+ * transport's inline-send size (issue 16); the join reads the same path
+ * headers out of it (pathset_wire_parse).
  *
- *   header, 16 bytes:
- *     off 0  u8   version          = 4
- *     off 1  u8   reserved         = 0 (rejected otherwise)
- *     off 2  u16  n_paths          1 .. k
+ *   header, 12 bytes:
+ *     off 0  u8   version          = 5
+ *     off 1  u8   n_paths          1 .. k
+ *     off 2  u8   n_sketch         sketch points, 0 .. k - 1
+ *     off 3  u8   set flags        0x01 SK_WIDE: sketch deltas are 8 bytes
+ *                                  (only when one is >= 2^32); others 0
  *     off 4  u32  total_length     bytes of the whole encoding, header included
  *     off 8  i32  wexp             the weights are w * 2^wexp (|wexp| <= 2^30)
- *     off 12 u16  n_sketch         sketch points after the paths, 0 .. k - 1
- *     off 14 u16  reserved         = 0
- *   then n_paths paths, most costly first, each:
- *     off 0  i64  cost_ns          >= 0, non-increasing from path to path
- *     off 8  u16  n_iv             intervals that follow, 0 .. iv_cap
- *     off 10 u16  flags            RP_PATH_* (only known bits accepted)
- *     off 12 u32  n_evicted        prof mode: intervals opened, not kept
- *     off 16 u32  sampled_us       prof mode: sample weight taken on the path
- *     off 20 u32  dropped_us       prof mode: ... of it refused by a full buffer
- *     off 24 f32  w                how many paths it stands for, / 2^wexp
- *                                  (finite, >= 0)
- *     off 28      n_iv intervals of 8 bytes each:
- *                   u32 rank, u16 low, u16 high   (low <= high)
- *   then n_sketch sketch points (RP_SELECT=repr; pathset.h), each 12 bytes:
- *     off 0  i64  cost_ns          non-increasing, between the last and the
- *                                  first path's cost
- *     off 8  f32  w                as a path's (finite, >= 0)
+ *   then n_paths path entries, most costly first, each:
+ *     u8   mask     0x01 WIDE (the cost field is 8 bytes, else 4), 0x02 n_iv,
+ *                   0x04 flags, 0x08 n_evicted, 0x10 sampled_us,
+ *                   0x20 dropped_us are present; 0xc0 must be 0
+ *     u32|u64 cost  path 0: cost_ns; path i > 0: cost_ns of path i - 1
+ *                   minus its own (>= 0: the costs never rise)
+ *     [u16 n_iv]    intervals of this path (1 .. iv_cap)      absent: 0
+ *     [u16 flags]   RP_PATH_* (only known bits)               absent: 0
+ *     [u32 n_evicted]  prof mode: intervals opened, not kept    absent: 0
+ *     [u32 sampled_us] prof mode: sample weight on the path     absent: 0
+ *     [u32 dropped_us] prof mode: ... refused by a full buffer  absent: 0
+ *     f32  w        how many paths it stands for, / 2^wexp (finite, >= 0)
+ *   then n_sketch sketch points (RP_SELECT=repr; pathset.h), each:
+ *     u32|u64 delta the previous point's cost (the first: path 0's) minus
+ *                   its own; the cost lies within the paths' cost range
+ *     f32  w        as a path's
+ *   then, if any path has intervals, 0-3 zero bytes up to a multiple of 4
+ *   from the start of the encoding, and every path's intervals in path
+ *   order, 8 bytes each: u32 rank, u16 low, u16 high (low <= high).  (At
+ *   the end, 4-aligned: the join reads them in place from an aligned buffer.)
  *
- * Size: 16 + sum over paths of (28 + 8 * n_iv) + 12 * n_sketch; at most
- * pathset_max_wire_bytes(k, iv_cap) = 16 + k * (28 + 8 * iv_cap) + 12 (k - 1).
- * (Version 1 had no sampled_us/dropped_us: 16-byte path headers; version
- * 2 no weights: an 8-byte header and 24-byte path headers; version 3 no
- * sketch: a 12-byte header.)
+ * The encoding is canonical: a present field is nonzero and a wide cost or
+ * delta is >= 2^32, so decode + encode gives back the same bytes.
+ * Size: 12 + sum over paths of (1 + 4 + 4, + 4 if wide, + 2, 2, 4, 4, 4 for
+ * the present fields) + (4 or 8 + 4) per sketch point + pad + 8 per interval;
+ * at most pathset_max_wire_bytes(k, iv_cap) = 12 + 29 k + 12 (k - 1) + 3 +
+ * 8 k iv_cap.  (Version 4 had fixed 28-byte path headers, 12-byte sketch
+ * points and a 16-byte header; 3 no sketch; 2 no weights; 1 no
+ * sampled_us/dropped_us.)
  * A decoder rejects (returns -1, set left empty) a buffer whose length
- * disagrees with total_length, a wrong version, nonzero reserved byte,
- * n_paths of 0 or above its k, n_iv above its iv_cap, unknown flags, a
- * negative cost, a weight that is negative or not finite, |wexp| > 2^30,
- * low > high, costs not sorted descending, more than k - 1 sketch points
- * or one outside the paths' cost range, or any read past
- * the end / unread trailing bytes.
+ * disagrees with total_length, a wrong version, unknown mask or set-flag
+ * bits, a non-canonical field, n_paths of 0 or above its k, n_iv above its
+ * iv_cap, unknown path flags, a cost above INT64_MAX, a difference that
+ * would make a cost negative, a weight that is negative or not finite,
+ * |wexp| > 2^30, low > high, more than k - 1 sketch points or one outside
+ * the paths' cost range, nonzero padding, or any read past the end /
+ * unread trailing bytes.
  */
 #include <math.h>
 #include <stddef.h>
@@ -49,20 +64,37 @@
 
 #define RP_PATH_FLAGS_KNOWN RP_PATH_OVERFLOW
 
+/* path entry mask bits and set flags (above) */
+enum {
+    M_WIDE = 0x01, M_IV = 0x02, M_FLAGS = 0x04, M_EVICT = 0x08, M_SAMPLED = 0x10,
+    M_DROPPED = 0x20, M_KNOWN = 0x3f,
+    S_SK_WIDE = 0x01, S_KNOWN = 0x01,
+};
+#define PATH_MAX_BYTES 29u   /* mask, 8-byte cost, every optional field, w */
+#define SK_MAX_BYTES   12u
+#define WIDE(v)        ((uint64_t)(v) > UINT32_MAX)
 
 size_t pathset_max_wire_bytes(uint32_t k, uint32_t iv_cap)
 {
-    return RP_PATHSET_HDR_BYTES +
-           (size_t)k * (RP_PATH_HDR_BYTES + 8u * (size_t)iv_cap) +
-           (size_t)(k ? k - 1 : 0) * RP_SKETCH_PT_BYTES;
+    return RP_PATHSET_HDR_BYTES + (size_t)k * PATH_MAX_BYTES +
+           (size_t)(k ? k - 1 : 0) * SK_MAX_BYTES + (iv_cap ? 3u : 0u) +
+           8u * (size_t)k * (size_t)iv_cap;
 }
 
-static size_t encoded_size(const rp_pathset *ps)
+/* The mask of path i of ps, and its entry's bytes. */
+static uint32_t path_mask(const rp_pathset *ps, uint32_t i, size_t *bytes)
 {
-    size_t sz = RP_PATHSET_HDR_BYTES;
-    for (uint32_t i = 0; i < ps->n; i++)
-        sz += RP_PATH_HDR_BYTES + 8u * (size_t)ps->p[i].n_iv;
-    return sz + (size_t)ps->n_sk * RP_SKETCH_PT_BYTES;
+    const rp_path *p = &ps->p[i];
+    uint64_t c = i ? (uint64_t)(ps->p[i - 1].cost_ns - p->cost_ns) : (uint64_t)p->cost_ns;
+    uint32_t m = WIDE(c) ? M_WIDE : 0;
+    size_t n = 1 + 4 + 4 + (m ? 4 : 0);
+    if (p->n_iv)       m |= M_IV,      n += 2;
+    if (p->flags)      m |= M_FLAGS,   n += 2;
+    if (p->n_evicted)  m |= M_EVICT,   n += 4;
+    if (p->sampled_us) m |= M_SAMPLED, n += 4;
+    if (p->dropped_us) m |= M_DROPPED, n += 4;
+    *bytes = n;
+    return m;
 }
 
 static uint8_t *put(uint8_t *w, const void *v, size_t n)
@@ -71,118 +103,256 @@ static uint8_t *put(uint8_t *w, const void *v, size_t n)
     return w + n;
 }
 
-size_t pathset_encode(const rp_pathset *ps, void *buf, size_t cap)
+/* a cost or difference, 4 or 8 bytes */
+static uint8_t *put_cost(uint8_t *w, uint64_t c, int wide)
 {
-    size_t sz = encoded_size(ps);
-    if (sz > cap || sz > UINT32_MAX || ps->n > UINT16_MAX || ps->n_sk > UINT16_MAX)
-        return 0;
-    uint8_t *w = buf;
-    uint8_t version = RP_PATHSET_WIRE_VERSION, reserved = 0;
-    uint16_t n_paths = (uint16_t)ps->n;
-    uint32_t total = (uint32_t)sz;
-    w = put(w, &version, 1);
-    w = put(w, &reserved, 1);
-    w = put(w, &n_paths, 2);
-    w = put(w, &total, 4);
-    w = put(w, &ps->wexp, 4);
-    uint16_t n_sk = (uint16_t)ps->n_sk, reserved2 = 0;
-    w = put(w, &n_sk, 2);
-    w = put(w, &reserved2, 2);
-    for (uint32_t i = 0; i < ps->n; i++) {
-        const rp_path *p = &ps->p[i];
-        w = put(w, p, RP_PATH_HDR_BYTES);   /* the wire's path header: same layout
-                                              * (the assertion below); the reader
-                                              * copies field by field, which
-                                              * measured faster (store forwarding) */
-        /* rp_interval is laid out exactly as on the wire: one copy. */
-        if (p->n_iv)
-            w = put(w, p->iv, (size_t)p->n_iv * sizeof *p->iv);
-    }
-    for (uint32_t i = 0; i < ps->n_sk; i++) {
-        w = put(w, &ps->sk_cost[i], 8);
-        w = put(w, &ps->sk_w[i], 4);
-    }
-    return sz;
+    if (wide)
+        return put(w, &c, 8);
+    uint32_t c32 = (uint32_t)c;
+    return put(w, &c32, 4);
 }
 
-/* Bounds-checked reader: every get fails once the cursor would pass end. */
-typedef struct rd {
-    const uint8_t *p, *end;
-} rd;
+/* The exact size of ps's encoding (and whether its sketch is wide). */
+static size_t encoded_size(const rp_pathset *ps, uint8_t *sflags)
+{
+    size_t sz = RP_PATHSET_HDR_BYTES, n_iv = 0, b;
+    for (uint32_t i = 0; i < ps->n; i++) {
+        path_mask(ps, i, &b);
+        sz += b;
+        n_iv += ps->p[i].n_iv;
+    }
+    *sflags = 0;
+    int64_t prev = ps->p[0].cost_ns;
+    for (uint32_t i = 0; i < ps->n_sk; prev = ps->sk_cost[i++])
+        if (WIDE(prev - ps->sk_cost[i]))
+            *sflags = S_SK_WIDE;
+    sz += (size_t)ps->n_sk * (*sflags ? 12u : 8u);
+    return sz + (n_iv ? ((0u - sz) & 3u) + 8u * n_iv : 0);
+}
 
+size_t pathset_encode(const rp_pathset *ps, void *buf, size_t cap)
+{
+    if (ps->n == 0 || ps->n > UINT8_MAX || ps->n_sk > UINT8_MAX)
+        return 0;
+    /* The runtime's buffers hold any set of its capacities: then one pass,
+     * which learns the size as it writes; else measure first. */
+    uint8_t sflags = 0;
+    if (cap < pathset_max_wire_bytes(ps->n_sk >= ps->n ? ps->n_sk + 1 : ps->n, ps->iv_cap)) {
+        size_t sz = encoded_size(ps, &sflags);
+        if (sz > cap)
+            return 0;
+    } else {
+        int64_t prev = ps->p[0].cost_ns;
+        for (uint32_t i = 0; i < ps->n_sk; prev = ps->sk_cost[i++])
+            if (WIDE(prev - ps->sk_cost[i]))
+                sflags = S_SK_WIDE;
+    }
+    uint8_t *w = buf, *start = buf;
+    uint8_t h[4] = { RP_PATHSET_WIRE_VERSION, (uint8_t)ps->n, (uint8_t)ps->n_sk, sflags };
+    w = put(w, h, 4);
+    w += 4;   /* total_length, below */
+    w = put(w, &ps->wexp, 4);
+    size_t n_iv = 0, b;
+    for (uint32_t i = 0; i < ps->n; i++) {
+        const rp_path *p = &ps->p[i];
+        uint64_t c = i ? (uint64_t)(ps->p[i - 1].cost_ns - p->cost_ns) : (uint64_t)p->cost_ns;
+        if (!(p->n_iv | p->flags | p->n_evicted | p->sampled_us | p->dropped_us)) {
+            *w++ = WIDE(c) ? M_WIDE : 0;   /* the usual entry: a cost and a weight */
+            w = put_cost(w, c, WIDE(c));
+            w = put(w, &p->w, 4);
+            continue;
+        }
+        uint32_t m = path_mask(ps, i, &b);
+        *w++ = (uint8_t)m;
+        w = put_cost(w, c, m & M_WIDE);
+        if (m & M_IV)      w = put(w, &p->n_iv, 2);
+        if (m & M_FLAGS)   w = put(w, &p->flags, 2);
+        if (m & M_EVICT)   w = put(w, &p->n_evicted, 4);
+        if (m & M_SAMPLED) w = put(w, &p->sampled_us, 4);
+        if (m & M_DROPPED) w = put(w, &p->dropped_us, 4);
+        w = put(w, &p->w, 4);
+        n_iv += p->n_iv;
+    }
+    int64_t prev = ps->p[0].cost_ns;
+    for (uint32_t i = 0; i < ps->n_sk; prev = ps->sk_cost[i++]) {
+        w = put_cost(w, (uint64_t)(prev - ps->sk_cost[i]), sflags);
+        w = put(w, &ps->sk_w[i], 4);
+    }
+    if (n_iv) {
+        while ((size_t)(w - start) & 3u)
+            *w++ = 0;
+        /* rp_interval is laid out exactly as on the wire: one copy a path */
+        for (uint32_t i = 0; i < ps->n; i++)
+            if (ps->p[i].n_iv)
+                w = put(w, ps->p[i].iv, (size_t)ps->p[i].n_iv * sizeof(rp_interval));
+    }
+    uint32_t total = (uint32_t)(w - start);
+    memcpy(start + 4, &total, 4);
+    return total;
+}
 
 _Static_assert(sizeof(rp_interval) == 8 && offsetof(rp_interval, low) == 4 &&
                    offsetof(rp_interval, high) == 6,
                "rp_interval must match the 8-byte wire interval");
-_Static_assert(RP_PATH_HDR_BYTES == 28 && offsetof(rp_path, n_iv) == 8 &&
-                   offsetof(rp_path, flags) == 10 && offsetof(rp_path, n_evicted) == 12 &&
-                   offsetof(rp_path, sampled_us) == 16 && offsetof(rp_path, dropped_us) == 20 &&
-                   offsetof(rp_path, w) == 24,
-               "rp_path's first 28 bytes must match the wire's path header");
+
+/* Bytes of a path entry's optional fields, by mask >> 1 (n_iv, flags,
+ * n_evicted, sampled_us, dropped_us). */
+static const uint8_t opt_bytes[32] = {
+#define OB(x) (((x) & 1) * 2 + ((x) >> 1 & 1) * 2 + ((x) >> 2 & 1) * 4 + ((x) >> 3 & 1) * 4 + \
+               ((x) >> 4 & 1) * 4)
+    OB(0), OB(1), OB(2), OB(3), OB(4), OB(5), OB(6), OB(7), OB(8), OB(9), OB(10), OB(11),
+    OB(12), OB(13), OB(14), OB(15), OB(16), OB(17), OB(18), OB(19), OB(20), OB(21), OB(22),
+    OB(23), OB(24), OB(25), OB(26), OB(27), OB(28), OB(29), OB(30), OB(31)
+#undef OB
+};
+
+/* A cost or difference of 4 or 8 bytes at r; -1 if the width is not the
+ * canonical one. */
+static int get_cost(const uint8_t *r, int wide, uint64_t *c)
+{
+    if (wide) {
+        memcpy(c, r, 8);
+        return WIDE(*c) ? 0 : -1;
+    }
+    uint32_t c32;
+    memcpy(&c32, r, 4);
+    *c = c32;
+    return 0;
+}
 
 int pathset_wire_parse(const void *buf, size_t len, uint32_t k_cap, uint32_t iv_cap,
                        rp_wire_set *ws)
 {
     const uint8_t *b = buf;
-    uint16_t n_in, n_sk, reserved2;
     uint32_t total;
     int32_t wexp;
     ws->n = ws->n_sk = 0;
     if (b == NULL || len < RP_PATHSET_HDR_BYTES)
         return -1;
-    memcpy(&n_in, b + 2, 2);
+    uint32_t n_in = b[1], n_sk = b[2], sflags = b[3];
     memcpy(&total, b + 4, 4);
     memcpy(&wexp, b + 8, 4);
-    memcpy(&n_sk, b + 12, 2);
-    memcpy(&reserved2, b + 14, 2);
-    if (b[0] != RP_PATHSET_WIRE_VERSION || b[1] != 0 || reserved2 != 0 || total != len ||
+    if (b[0] != RP_PATHSET_WIRE_VERSION || (sflags & ~S_KNOWN) || total != len ||
         n_in == 0 || n_in > k_cap || n_sk >= k_cap || wexp > (1 << 30) || wexp < -(1 << 30))
         return -1;
-    rd r = { b + RP_PATHSET_HDR_BYTES, b + len };
+    const uint8_t *r = b + RP_PATHSET_HDR_BYTES, *end = b + len;
     rp_path *hdr = ws->hdr;
+    size_t n_iv = 0;
+    uint64_t prev = INT64_MAX;   /* path 0's cost may be anything up to it */
     for (uint32_t i = 0; i < n_in; i++) {
         rp_path *p = &hdr[i];
-        /* One bounds check for the path header. */
-        if ((size_t)(r.end - r.p) < RP_PATH_HDR_BYTES)
+        if (r == end)
             return -1;
-        memcpy(&p->cost_ns, r.p, 8);
-        memcpy(&p->n_iv, r.p + 8, 2);
-        memcpy(&p->flags, r.p + 10, 2);
-        memcpy(&p->n_evicted, r.p + 12, 4);
-        memcpy(&p->sampled_us, r.p + 16, 4);
-        memcpy(&p->dropped_us, r.p + 20, 4);
-        memcpy(&p->w, r.p + 24, 4);
-        r.p += RP_PATH_HDR_BYTES;
-        size_t bytes = (size_t)p->n_iv * sizeof(rp_interval);
-        if (p->cost_ns < 0 || !isfinite(p->w) || p->w < 0 || p->n_iv > iv_cap ||
-            (p->flags & ~RP_PATH_FLAGS_KNOWN) ||
-            (size_t)(r.end - r.p) < bytes)
+        uint32_t m = *r;
+        /* one bounds check for the whole entry */
+        size_t need = 1 + ((m & M_WIDE) ? 8 : 4) + opt_bytes[(m >> 1) & 31] + 4;
+        if ((m & ~M_KNOWN) || (size_t)(end - r) < need)
             return -1;
-        if (i > 0 && p->cost_ns > p[-1].cost_ns)
+        uint64_t c;
+        if (get_cost(r + 1, m & M_WIDE, &c) != 0)
             return -1;
-        p->iv = (rp_interval *)(uintptr_t)r.p;   /* the caller copies or reads in place */
-        for (uint32_t q = 0; q < p->n_iv; q++) {
+        r += (m & M_WIDE) ? 9 : 5;
+        if (i == 0) {
+            if (c > prev)
+                return -1;
+        } else if (c > prev) {   /* a difference that would go below 0 */
+            return -1;
+        } else {
+            c = prev - c;
+        }
+        prev = c;
+        p->cost_ns = (int64_t)c;
+        p->n_iv = 0;
+        p->flags = 0;
+        p->n_evicted = p->sampled_us = p->dropped_us = 0;
+        if (m <= M_WIDE) {   /* the usual entry: a cost and a weight */
+            memcpy(&p->w, r, 4);
+            r += 4;
+            if (!isfinite(p->w) || p->w < 0)
+                return -1;
+            continue;
+        }
+        /* a present field must be nonzero (canonical) */
+        if (m & M_IV) {
+            memcpy(&p->n_iv, r, 2);
+            r += 2;
+            if (p->n_iv == 0)
+                return -1;
+        }
+        if (m & M_FLAGS) {
+            memcpy(&p->flags, r, 2);
+            r += 2;
+            if (p->flags == 0)
+                return -1;
+        }
+        if (m & M_EVICT) {
+            memcpy(&p->n_evicted, r, 4);
+            r += 4;
+            if (p->n_evicted == 0)
+                return -1;
+        }
+        if (m & M_SAMPLED) {
+            memcpy(&p->sampled_us, r, 4);
+            r += 4;
+            if (p->sampled_us == 0)
+                return -1;
+        }
+        if (m & M_DROPPED) {
+            memcpy(&p->dropped_us, r, 4);
+            r += 4;
+            if (p->dropped_us == 0)
+                return -1;
+        }
+        memcpy(&p->w, r, 4);
+        r += 4;
+        if (!isfinite(p->w) || p->w < 0 || p->n_iv > iv_cap || (p->flags & ~RP_PATH_FLAGS_KNOWN))
+            return -1;
+        n_iv += p->n_iv;
+    }
+    int64_t lo_cost = hdr[n_in - 1].cost_ns;
+    size_t skb = (sflags & S_SK_WIDE) ? 12 : 8;
+    if ((size_t)(end - r) < (size_t)n_sk * skb)
+        return -1;
+    uint64_t sprev = (uint64_t)hdr[0].cost_ns;
+    int any_wide = 0;
+    for (uint32_t i = 0; i < n_sk; i++, r += skb) {
+        uint64_t d;
+        float w;
+        memcpy(&w, r + skb - 4, 4);
+        if (skb == 12) {
+            memcpy(&d, r, 8);
+            any_wide |= WIDE(d);
+        } else {
+            get_cost(r, 0, &d);
+        }
+        if (d > sprev - (uint64_t)lo_cost || !isfinite(w) || w < 0)   /* below the shortest */
+            return -1;
+        sprev -= d;
+        ws->sk_cost[i] = (int64_t)sprev;
+        ws->sk_w[i] = w;
+    }
+    if (skb == 12 && !any_wide)   /* SK_WIDE without a wide delta: not canonical */
+        return -1;
+    if (n_iv) {
+        size_t pad = (0u - (size_t)(r - b)) & 3u;
+        if ((size_t)(end - r) < pad)
+            return -1;
+        for (size_t q = 0; q < pad; q++)
+            if (*r++ != 0)
+                return -1;
+    }
+    if ((size_t)(end - r) != 8u * n_iv)   /* short or trailing */
+        return -1;
+    for (uint32_t i = 0; i < n_in; i++) {
+        rp_path *p = &hdr[i];
+        p->iv = (rp_interval *)(uintptr_t)r;   /* the caller copies or reads in place */
+        for (uint32_t q = 0; q < p->n_iv; q++, r += 8) {
             uint16_t lo, hi;
-            memcpy(&lo, r.p + 8 * q + 4, 2);
-            memcpy(&hi, r.p + 8 * q + 6, 2);
+            memcpy(&lo, r + 4, 2);
+            memcpy(&hi, r + 6, 2);
             if (lo > hi)
                 return -1;
         }
-        r.p += bytes;
-    }
-    if ((size_t)(r.end - r.p) != (size_t)n_sk * RP_SKETCH_PT_BYTES)   /* short or trailing */
-        return -1;
-    int64_t hi_cost = hdr[0].cost_ns, lo_cost = hdr[n_in - 1].cost_ns;
-    for (uint32_t i = 0; i < n_sk; i++, r.p += RP_SKETCH_PT_BYTES) {
-        int64_t c;
-        float w;
-        memcpy(&c, r.p, 8);
-        memcpy(&w, r.p + 8, 4);
-        if (c > hi_cost || c < lo_cost || (i > 0 && c > ws->sk_cost[i - 1]) || !isfinite(w) ||
-            w < 0)
-            return -1;
-        ws->sk_cost[i] = c;
-        ws->sk_w[i] = w;
     }
     ws->n = n_in;
     ws->n_sk = n_sk;
@@ -229,8 +399,11 @@ uint32_t pathset_wire_len(const void *buf)
 
 int pathset_wire_top_cost(const void *buf, size_t len, int64_t *cost)
 {
-    if (len < RP_PATHSET_HDR_BYTES + 8)
+    const uint8_t *b = buf;
+    uint64_t c;
+    if (len < RP_PATHSET_HDR_BYTES + 9)
         return -1;
-    memcpy(cost, (const uint8_t *)buf + RP_PATHSET_HDR_BYTES, 8);   /* path 0's cost_ns */
+    get_cost(b + RP_PATHSET_HDR_BYTES + 1, b[RP_PATHSET_HDR_BYTES] & M_WIDE, &c);   /* path 0's */
+    *cost = (int64_t)c;
     return 0;
 }

@@ -10,13 +10,11 @@
 #include "core/pathset.h"
 
 /* Wire format version of an encoded path-set (doc/formats.md). */
-#define RP_PATHSET_WIRE_VERSION 4
-#define RP_PATHSET_HDR_BYTES    16u
-#define RP_SKETCH_PT_BYTES      12u
-#define RP_PATH_HDR_BYTES       28u
+#define RP_PATHSET_WIRE_VERSION 5
+#define RP_PATHSET_HDR_BYTES    12u
 
 /* Largest encoded size for a set of k paths with iv_cap intervals each
- * (and k - 1 sketch points). */
+ * (and k - 1 sketch points), whatever its costs and fields. */
 size_t pathset_max_wire_bytes(uint32_t k, uint32_t iv_cap);
 /* Encode only the used intervals.  Returns bytes written, or 0 if cap is
  * too small. */

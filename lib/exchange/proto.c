@@ -209,7 +209,7 @@ static void join_msg(const uint8_t *buf, int len, rp_comm *c, int src, uint32_t 
     if (pre)
         memcpy(&src_event, buf + 4, 8);
     /* Did the most costly path come with the message?  Its cost is the
-     * first path's (offset 8 of the set), checked by the join. */
+     * first path's (pathset_wire_top_cost), checked by the join. */
     int64_t mine_top = g_st->ps.p[0].cost_ns, in_top = 0;
     size_t set_len = (size_t)(len - (int)pre);
     pathset_wire_top_cost(buf + pre, set_len, &in_top);

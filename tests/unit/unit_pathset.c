@@ -192,7 +192,6 @@ static void make_sample(rp_pathset *ps)
 
 static void wr16(uint8_t *b, size_t off, uint16_t v) { memcpy(b + off, &v, 2); }
 static void wr32(uint8_t *b, size_t off, uint32_t v) { memcpy(b + off, &v, 4); }
-static void wr64(uint8_t *b, size_t off, int64_t v) { memcpy(b + off, &v, 8); }
 
 /* Decode a mutated copy of enc; expect rejection and an emptied set. */
 static void expect_reject(rp_pathset *ps, const uint8_t *enc, size_t len,
@@ -277,20 +276,45 @@ static void test_wire(void)
     make_sample(&ps);
     _Alignas(8) uint8_t enc[512];
     size_t len = pathset_encode(&ps, enc, sizeof enc);
-    CHECK_EQ(len, 16 + 3 * 28 + 8 * 4 + 12);
+    /* version 5 layout of the sample (wire.c): header 12; p0 at 12 (mask
+     * WIDE|IV, 8-byte cost, n_iv, w: 15 B); p1 at 27 (WIDE|EVICT: 17 B); p2
+     * at 44 (IV|FLAGS, 4-byte difference 0: 13 B); the sketch point at 57
+     * (SK_WIDE: 12 B); 3 zero bytes; the 4 intervals at 72 (p0's 3, p2's 1) */
+    CHECK_EQ(len, 104);
     CHECK(len <= pathset_max_wire_bytes(4, 3));
-    CHECK_EQ(pathset_max_wire_bytes(4, 3), 16 + 4 * (28 + 24) + 3 * 12);
+    CHECK_EQ(pathset_max_wire_bytes(4, 3), 12 + 4 * 29 + 3 * 12 + 3 + 8 * 4 * 3);
     CHECK_EQ(pathset_encode(&ps, enc, len - 1), 0);   /* too small */
     CHECK_EQ(pathset_encode(&ps, enc, len), len);     /* exact fit */
     /* header fields at their documented offsets */
     CHECK_EQ(enc[0], RP_PATHSET_WIRE_VERSION);
-    CHECK_EQ(enc[1], 0);
-    uint16_t np;
+    CHECK_EQ(enc[1], 3);   /* n_paths */
+    CHECK_EQ(enc[2], 1);   /* n_sketch */
+    CHECK_EQ(enc[3], 1);   /* SK_WIDE: the point lies 123 s below the top */
     uint32_t tot;
-    memcpy(&np, enc + 2, 2);
     memcpy(&tot, enc + 4, 4);
-    CHECK_EQ(np, 3);
     CHECK_EQ(tot, len);
+    CHECK_EQ(enc[12], 0x03);
+    CHECK_EQ(enc[27], 0x09);
+    CHECK_EQ(enc[44], 0x06);
+    CHECK(enc[69] == 0 && enc[70] == 0 && enc[71] == 0);
+    /* a set of plain paths: 9 bytes a path (mask, 4-byte cost, weight) */
+    {
+        rp_pathset plain;
+        pathset_init(&plain, 4, 3);
+        plain.n = 3;
+        put_path(&plain, 0, 3000, 0, NULL);
+        put_path(&plain, 1, 2000, 0, NULL);
+        put_path(&plain, 2, 1000, 0, NULL);
+        plain.n_sk = 2;
+        plain.sk_cost[0] = 2500;
+        plain.sk_cost[1] = 1500;
+        plain.sk_w[0] = plain.sk_w[1] = 1.0f;
+        _Alignas(8) uint8_t pe[128];
+        CHECK_EQ(pathset_encode(&plain, pe, sizeof pe), 12 + 3 * 9 + 2 * 8);
+        CHECK_EQ(pathset_decode(&dec, pe, 12 + 3 * 9 + 2 * 8), 0);
+        CHECK(sets_equal(&dec, &plain));
+        pathset_free(&plain);
+    }
 
     CHECK_EQ(pathset_decode(&dec, enc, len), 0);
     CHECK(sets_equal(&dec, &ps));
@@ -337,42 +361,48 @@ static void test_wire(void)
     }
     CHECK_EQ(pathset_decode(&dec, NULL, 0), -1);
 
-    /* path offsets: p0 at 16 (3 iv), p1 at 68 (0 iv), p2 at 96 (1 iv); the
-     * sketch point at 132 */
-    const size_t p0 = 16, p1 = 16 + 28 + 24, p2 = p1 + 28, iv0 = p0 + 28, sk0 = p2 + 28 + 8;
-    REJECT(0, uint8_t, 1);                       /* version (1: before sampled_us) */
-    REJECT(0, uint8_t, 2);                       /* (2: before lw) */
+    /* path entries at 12, 27, 44; the sketch point at 57; pad at 69;
+     * intervals at 72 (above) */
+    const size_t p0 = 12, p1 = 27, p2 = 44, sk0 = 57, pad0 = 69, iv0 = 72;
+    REJECT(0, uint8_t, 4);                       /* version (4: fixed-size fields) */
     REJECT(0, uint8_t, 3);                       /* (3: before the sketch) */
-    REJECT(0, uint8_t, 5);
+    REJECT(0, uint8_t, 6);
     REJECT(0, uint8_t, 0);
-    REJECT(1, uint8_t, 1);                       /* reserved */
-    REJECT(14, uint16_t, 1);                     /* reserved (2) */
-    REJECT(12, uint16_t, 0);                     /* n_sketch: fewer (trailing) */
-    REJECT(12, uint16_t, 2);                     /* more (runs past) */
-    REJECT(12, uint16_t, 4);                     /* >= k */
-    REJECT(sk0, int64_t, 123456789013LL);        /* sketch above the longest path */
-    REJECT(sk0, int64_t, 999);                   /* below the shortest */
-    REJECT(sk0, int64_t, -1);
+    REJECT(3, uint8_t, 3);                       /* unknown set flag */
+    REJECT(3, uint8_t, 0);                       /* SK_WIDE cleared: misparse */
+    REJECT(2, uint8_t, 0);                       /* n_sketch: fewer (trailing) */
+    REJECT(2, uint8_t, 2);                       /* more (runs past) */
+    REJECT(2, uint8_t, 4);                       /* >= k */
+    REJECT(sk0, int64_t, 123456789012LL - 999);  /* sketch below the shortest */
+    REJECT(sk0, int64_t, -1);                    /* above 2^63 */
+    REJECT(sk0, int64_t, 5);                     /* wide but < 2^32: not canonical */
     REJECT(sk0 + 8, uint32_t, 0x7FC00000);       /* sketch weight: NaN */
     REJECT(sk0 + 8, uint32_t, 0xBF800000);       /* -1 */
-    REJECT(2, uint16_t, 0);                      /* n_paths == 0 */
-    REJECT(2, uint16_t, 2);                      /* fewer paths: trailing */
-    REJECT(2, uint16_t, 4);                      /* more paths: runs past */
-    REJECT(2, uint16_t, 65535);
+    REJECT(1, uint8_t, 0);                       /* n_paths == 0 */
+    REJECT(1, uint8_t, 2);                       /* fewer paths: misparse */
+    REJECT(1, uint8_t, 4);                       /* more paths: runs past */
+    REJECT(1, uint8_t, 255);
     REJECT(4, uint32_t, len - 1);                /* total_length */
     REJECT(4, uint32_t, len + 1);
     REJECT(4, uint32_t, 0);
-    REJECT(p0, int64_t, -1);                     /* negative cost */
-    REJECT(p2, int64_t, -5);
-    REJECT(p1, int64_t, 123456789013LL);         /* not sorted */
-    REJECT(p2, int64_t, 1001);
-    REJECT(p0 + 8, uint16_t, 4);                 /* n_iv > iv_cap */
-    REJECT(p0 + 8, uint16_t, 2);                 /* n_iv off: misparse */
-    REJECT(p1 + 8, uint16_t, 1);
-    REJECT(p0 + 10, uint16_t, 0x8000);           /* unknown flag */
-    REJECT(p1 + 24, uint32_t, 0x7FC00000);       /* weight: NaN */
-    REJECT(p2 + 24, uint32_t, 0x7F800000);       /* weight: infinity */
-    REJECT(p0 + 24, uint32_t, 0xBF800000);       /* weight: -1 */
+    REJECT(p0 + 1, int64_t, -1);                 /* cost above INT64_MAX */
+    REJECT(p0 + 1, int64_t, 7);                  /* wide but < 2^32 */
+    REJECT(p1 + 1, int64_t, 123456789013LL);     /* difference below 0 */
+    REJECT(p2 + 1, uint32_t, 1001);
+    REJECT(p0, uint8_t, 0x43);                   /* unknown mask bits */
+    REJECT(p0, uint8_t, 0x83);
+    REJECT(p1, uint8_t, 0x01);                   /* n_evicted dropped: misparse */
+    REJECT(p0 + 9, uint16_t, 0);                 /* present, but 0 */
+    REJECT(p1 + 9, uint32_t, 0);
+    REJECT(p2 + 7, uint16_t, 0);
+    REJECT(p0 + 9, uint16_t, 4);                 /* n_iv > iv_cap */
+    REJECT(p0 + 9, uint16_t, 2);                 /* n_iv off: misparse */
+    REJECT(p2 + 5, uint16_t, 2);
+    REJECT(p2 + 7, uint16_t, 0x8000);            /* unknown flag */
+    REJECT(p1 + 13, uint32_t, 0x7FC00000);       /* weight: NaN */
+    REJECT(p2 + 9, uint32_t, 0x7F800000);        /* weight: infinity */
+    REJECT(p0 + 11, uint32_t, 0xBF800000);       /* weight: -1 */
+    REJECT(pad0 + 1, uint8_t, 1);                /* padding not zero */
     REJECT(8, int32_t, (1 << 30) + 1);           /* wexp out of range */
     REJECT(8, int32_t, -(1 << 30) - 1);
     REJECT(iv0 + 4, uint16_t, 10);               /* low > high (high 9) */
@@ -388,12 +418,13 @@ static void test_wire(void)
     CHECK_EQ(pathset_decode(&small_k, enc, len), -1);
     CHECK_EQ(small_k.n, 0);
     CHECK_EQ(pathset_decode(&small_iv, enc, len), -1);
-    /* an equal-cost path may follow in any tie order */
+    /* a difference moves the cost, nothing else */
     {
         uint8_t t[512];
         memcpy(t, enc, len);
-        wr64(t, p1, 1000);
+        wr32(t, p2 + 1, 1);
         CHECK_EQ(pathset_decode(&dec, t, len), 0);
+        CHECK(dec.p[2].cost_ns == 999 && dec.p[1].cost_ns == 1000 && dec.p[2].n_iv == 1);
     }
     /* random corruption: never crashes; what is accepted is well formed */
     int accepted = 0;

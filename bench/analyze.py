@@ -221,7 +221,7 @@ def generate(out):
     o.append("")
     o.append("Floor: the collective + (Allreduce, Barrier) a dissemination of ceil(log2 n) "
              "`Sendrecv` rounds of S B on a dup + a `Bcast` of S B; (Bcast) a `Bcast` "
-             "of S B, S = 16 + 28k + 12(k - 1), a full path-set without intervals.  *floor512*: the same with the broadcast at 512 B, the runtime's "
+             "of S B, S = 12 + 9k + 8(k - 1), a full path-set without intervals (wire version 5).  *floor512*: the same with the broadcast at 512 B, the runtime's "
              "fixed first chunk.  4 ranks are oversubscribed on 2 cores.")
     o.append("")
     o.append("| op | ranks | RP_PERIOD µs | plain ns | floor added ns | floor512 added ns | "

@@ -193,7 +193,9 @@ uint32_t run_level_path(const rp_run *run, uint64_t q, uint32_t j)
         cost[i] = ps[i].cost_ns;
         w[i] = select_exp2((double)ps[i].lw - (double)mx);
     }
-    select_levels(cost, w, n, k, (rp_select_mode)run->first->select, map);
+    /* one path weighs 2^-mx here (0 once that underflows: select.c) */
+    select_levels(cost, w, n, k, (rp_select_mode)run->first->select,
+                  select_exp2(-(double)mx), map);
     return map[j];
 }
 

@@ -562,7 +562,9 @@ void pathset_levels(const rp_pathset *ps, uint32_t k, rp_select_mode sel, uint32
         cost[i] = ps->p[i].cost_ns;
         w[i] = ps->p[i].w;
     }
-    select_levels(cost, w, n, k, sel, map);
+    /* one path weighs 2^-wexp in the set's scale (0 if past a double) */
+    select_levels(cost, w, n, k, sel,
+                  ps->wexp < 1022 && ps->wexp > -1023 ? pow2i(-(int64_t)ps->wexp) : 0.0, map);
 }
 
 void pathset_percentile_costs(const rp_pathset *ps, uint32_t k, rp_select_mode sel, int64_t *out)

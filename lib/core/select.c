@@ -263,16 +263,30 @@ double select_log2(double y)
 
 /* For each level j of k, the candidate whose share of the total weight
  * covers position tot j/(k-1) (the first whose running sum passes it); the
- * ends are the first and the last candidate.  One pass: levels rise. */
-static void level_indices(const double *w, uint32_t n, double tot, uint32_t k, uint32_t *at)
+ * ends are the first and the last candidate.  One pass: levels rise.
+ * unit > 0 is the weight of one path in w's units: then, while the count
+ * tot/unit is exact in a double, positions are counted in whole paths as
+ * the oracle counts them (tools/oracle.c: path nearbyint(j/(k-1) (N-1)) of
+ * N, 0-based from the longest), and the candidate taken is the one holding
+ * the middle of that path's unit of weight, so rounding noise in the
+ * weights (the tools read them back from log2) cannot move a level across
+ * a boundary.  A set of fewer than k paths that never dropped one holds
+ * every path of its phase with integer weights: its levels are then the
+ * exact percentiles. */
+static void level_indices(const double *w, uint32_t n, double tot, uint32_t k, double unit,
+                          uint32_t *at)
 {
     at[0] = 0;
     if (k < 2)
         return;
     uint32_t i = 0;
     double cum = w[0], step = tot / (double)(k - 1);
+    double count = unit > 0 ? tot / unit : 0;
+    int whole = count >= 1 && count < 0x1p52;
     for (uint32_t j = 1; j + 1 < k; j++) {
         double t = step * (double)j;
+        if (whole)
+            t = (nearbyint((double)j / (double)(k - 1) * (count - 1)) + 0.5) * unit;
         while (i + 1 < n && !(cum > t))
             cum += w[++i];
         at[j] = i;
@@ -295,7 +309,7 @@ void select_weighted(const int64_t *cost, const double *w, uint32_t n, uint32_t 
     for (uint32_t i = 0; i < n; i++)
         tot += w[i];
     uint32_t m = 0, at[k];
-    level_indices(w, n, tot, k, at);
+    level_indices(w, n, tot, k, 0.0, at);   /* the join: weights, not whole paths */
     for (uint32_t j = 0; j < k; j++)
         if (m == 0 || pick[m - 1] != at[j])
             pick[m++] = at[j];
@@ -341,7 +355,7 @@ void select_spread(const int64_t *cost, const double *w, uint32_t n, const uint3
 }
 
 void select_levels(const int64_t *cost, const double *w, uint32_t n, uint32_t k,
-                   rp_select_mode sel, uint32_t *map)
+                   rp_select_mode sel, double unit, uint32_t *map)
 {
     (void)cost;
     if (n == k && sel == RP_SELECT_REPR) {
@@ -358,5 +372,5 @@ void select_levels(const int64_t *cost, const double *w, uint32_t n, uint32_t k,
     double tot = 0;
     for (uint32_t i = 0; i < n; i++)
         tot += w[i];
-    level_indices(w, n, tot, k, map);
+    level_indices(w, n, tot, k, unit, map);
 }

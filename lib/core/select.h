@@ -65,8 +65,10 @@ void select_spread(const int64_t *cost, const double *w, uint32_t n, const uint3
 /* Which of n held paths (sorted descending) report level j of k shows
  * (map[j]): under repr path j when n == k (a weighted join places its k
  * paths at the k levels, using the set's sketch too), else by weighted
- * quantile (w, any common scale); the others select_nearest. */
+ * quantile (w, any common scale; unit = the weight of one path in it, or 0
+ * if unknown: then positions are not counted in whole paths, select.c);
+ * the others select_nearest. */
 void select_levels(const int64_t *cost, const double *w, uint32_t n, uint32_t k,
-                   rp_select_mode sel, uint32_t *map);
+                   rp_select_mode sel, double unit, uint32_t *map);
 
 #endif

@@ -81,20 +81,46 @@ size_t pathset_max_wire_bytes(uint32_t k, uint32_t iv_cap)
            8u * (size_t)k * (size_t)iv_cap;
 }
 
-/* The mask of path i of ps, and its entry's bytes. */
-static uint32_t path_mask(const rp_pathset *ps, uint32_t i, size_t *bytes)
+/* Bytes of a path entry's optional fields, by mask >> 1 (n_iv, flags,
+ * n_evicted, sampled_us, dropped_us). */
+static const uint8_t opt_bytes[32] = {
+#define OB(x) (((x) & 1) * 2 + ((x) >> 1 & 1) * 2 + ((x) >> 2 & 1) * 4 + ((x) >> 3 & 1) * 4 + \
+               ((x) >> 4 & 1) * 4)
+    OB(0), OB(1), OB(2), OB(3), OB(4), OB(5), OB(6), OB(7), OB(8), OB(9), OB(10), OB(11),
+    OB(12), OB(13), OB(14), OB(15), OB(16), OB(17), OB(18), OB(19), OB(20), OB(21), OB(22),
+    OB(23), OB(24), OB(25), OB(26), OB(27), OB(28), OB(29), OB(30), OB(31)
+#undef OB
+};
+
+/* What path i's cost field carries: its cost (path 0) or the step down
+ * from the path before. */
+static uint64_t cost_field(const rp_pathset *ps, uint32_t i)
 {
-    const rp_path *p = &ps->p[i];
-    uint64_t c = i ? (uint64_t)(ps->p[i - 1].cost_ns - p->cost_ns) : (uint64_t)p->cost_ns;
+    return i ? (uint64_t)(ps->p[i - 1].cost_ns - ps->p[i].cost_ns) : (uint64_t)ps->p[0].cost_ns;
+}
+
+/* The mask of path p whose cost field is c, and its entry's bytes. */
+static uint32_t path_mask(const rp_path *p, uint64_t c, size_t *bytes)
+{
     uint32_t m = WIDE(c) ? M_WIDE : 0;
-    size_t n = 1 + 4 + 4 + (m ? 4 : 0);
-    if (p->n_iv)       m |= M_IV,      n += 2;
-    if (p->flags)      m |= M_FLAGS,   n += 2;
-    if (p->n_evicted)  m |= M_EVICT,   n += 4;
-    if (p->sampled_us) m |= M_SAMPLED, n += 4;
-    if (p->dropped_us) m |= M_DROPPED, n += 4;
-    *bytes = n;
+    if (p->n_iv)       m |= M_IV;
+    if (p->flags)      m |= M_FLAGS;
+    if (p->n_evicted)  m |= M_EVICT;
+    if (p->sampled_us) m |= M_SAMPLED;
+    if (p->dropped_us) m |= M_DROPPED;
+    *bytes = 1 + ((m & M_WIDE) ? 8 : 4) + opt_bytes[m >> 1] + 4;
     return m;
+}
+
+/* S_SK_WIDE if a sketch point lies 2^32 ns or more below the one before
+ * (the first: below path 0), else 0. */
+static uint8_t sketch_flags(const rp_pathset *ps)
+{
+    int64_t prev = ps->p[0].cost_ns;
+    for (uint32_t i = 0; i < ps->n_sk; prev = ps->sk_cost[i++])
+        if (WIDE(prev - ps->sk_cost[i]))
+            return S_SK_WIDE;
+    return 0;
 }
 
 static uint8_t *put(uint8_t *w, const void *v, size_t n)
@@ -112,21 +138,16 @@ static uint8_t *put_cost(uint8_t *w, uint64_t c, int wide)
     return put(w, &c32, 4);
 }
 
-/* The exact size of ps's encoding (and whether its sketch is wide). */
-static size_t encoded_size(const rp_pathset *ps, uint8_t *sflags)
+/* The exact size of ps's encoding; sflags its sketch_flags. */
+static size_t encoded_size(const rp_pathset *ps, uint8_t sflags)
 {
     size_t sz = RP_PATHSET_HDR_BYTES, n_iv = 0, b;
     for (uint32_t i = 0; i < ps->n; i++) {
-        path_mask(ps, i, &b);
+        path_mask(&ps->p[i], cost_field(ps, i), &b);
         sz += b;
         n_iv += ps->p[i].n_iv;
     }
-    *sflags = 0;
-    int64_t prev = ps->p[0].cost_ns;
-    for (uint32_t i = 0; i < ps->n_sk; prev = ps->sk_cost[i++])
-        if (WIDE(prev - ps->sk_cost[i]))
-            *sflags = S_SK_WIDE;
-    sz += (size_t)ps->n_sk * (*sflags ? 12u : 8u);
+    sz += (size_t)ps->n_sk * (sflags ? 12u : 8u);
     return sz + (n_iv ? ((0u - sz) & 3u) + 8u * n_iv : 0);
 }
 
@@ -136,17 +157,10 @@ size_t pathset_encode(const rp_pathset *ps, void *buf, size_t cap)
         return 0;
     /* The runtime's buffers hold any set of its capacities: then one pass,
      * which learns the size as it writes; else measure first. */
-    uint8_t sflags = 0;
-    if (cap < pathset_max_wire_bytes(ps->n_sk >= ps->n ? ps->n_sk + 1 : ps->n, ps->iv_cap)) {
-        size_t sz = encoded_size(ps, &sflags);
-        if (sz > cap)
-            return 0;
-    } else {
-        int64_t prev = ps->p[0].cost_ns;
-        for (uint32_t i = 0; i < ps->n_sk; prev = ps->sk_cost[i++])
-            if (WIDE(prev - ps->sk_cost[i]))
-                sflags = S_SK_WIDE;
-    }
+    uint8_t sflags = sketch_flags(ps);
+    if (cap < pathset_max_wire_bytes(ps->n_sk >= ps->n ? ps->n_sk + 1 : ps->n, ps->iv_cap) &&
+        encoded_size(ps, sflags) > cap)
+        return 0;
     uint8_t *w = buf, *start = buf;
     uint8_t h[4] = { RP_PATHSET_WIRE_VERSION, (uint8_t)ps->n, (uint8_t)ps->n_sk, sflags };
     w = put(w, h, 4);
@@ -155,14 +169,14 @@ size_t pathset_encode(const rp_pathset *ps, void *buf, size_t cap)
     size_t n_iv = 0, b;
     for (uint32_t i = 0; i < ps->n; i++) {
         const rp_path *p = &ps->p[i];
-        uint64_t c = i ? (uint64_t)(ps->p[i - 1].cost_ns - p->cost_ns) : (uint64_t)p->cost_ns;
+        uint64_t c = cost_field(ps, i);
         if (!(p->n_iv | p->flags | p->n_evicted | p->sampled_us | p->dropped_us)) {
-            *w++ = WIDE(c) ? M_WIDE : 0;   /* the usual entry: a cost and a weight */
+            *w++ = WIDE(c) ? M_WIDE : 0;   /* the usual entry, kept short: 8 -> 18 ns */
             w = put_cost(w, c, WIDE(c));
             w = put(w, &p->w, 4);
             continue;
         }
-        uint32_t m = path_mask(ps, i, &b);
+        uint32_t m = path_mask(p, c, &b);
         *w++ = (uint8_t)m;
         w = put_cost(w, c, m & M_WIDE);
         if (m & M_IV)      w = put(w, &p->n_iv, 2);
@@ -195,16 +209,6 @@ _Static_assert(sizeof(rp_interval) == 8 && offsetof(rp_interval, low) == 4 &&
                    offsetof(rp_interval, high) == 6,
                "rp_interval must match the 8-byte wire interval");
 
-/* Bytes of a path entry's optional fields, by mask >> 1 (n_iv, flags,
- * n_evicted, sampled_us, dropped_us). */
-static const uint8_t opt_bytes[32] = {
-#define OB(x) (((x) & 1) * 2 + ((x) >> 1 & 1) * 2 + ((x) >> 2 & 1) * 4 + ((x) >> 3 & 1) * 4 + \
-               ((x) >> 4 & 1) * 4)
-    OB(0), OB(1), OB(2), OB(3), OB(4), OB(5), OB(6), OB(7), OB(8), OB(9), OB(10), OB(11),
-    OB(12), OB(13), OB(14), OB(15), OB(16), OB(17), OB(18), OB(19), OB(20), OB(21), OB(22),
-    OB(23), OB(24), OB(25), OB(26), OB(27), OB(28), OB(29), OB(30), OB(31)
-#undef OB
-};
 
 /* A cost or difference of 4 or 8 bytes at r; -1 if the width is not the
  * canonical one. */
@@ -218,6 +222,17 @@ static int get_cost(const uint8_t *r, int wide, uint64_t *c)
     memcpy(&c32, r, 4);
     *c = c32;
     return 0;
+}
+
+/* An optional field of n bytes: read into dst if present (the cursor
+ * moves past it), else 0.  A present field must be nonzero (canonical):
+ * *bad says otherwise. */
+static const uint8_t *opt_field(const uint8_t *r, uint32_t present, void *dst, size_t n, int *bad)
+{
+    static const uint8_t zero[4];
+    memcpy(dst, present ? r : zero, n);
+    *bad |= present && memcmp(dst, zero, n) == 0;
+    return present ? r + n : r;
 }
 
 int pathset_wire_parse(const void *buf, size_t len, uint32_t k_cap, uint32_t iv_cap,
@@ -252,60 +267,20 @@ int pathset_wire_parse(const void *buf, size_t len, uint32_t k_cap, uint32_t iv_
         if (get_cost(r + 1, m & M_WIDE, &c) != 0)
             return -1;
         r += (m & M_WIDE) ? 9 : 5;
-        if (i == 0) {
-            if (c > prev)
-                return -1;
-        } else if (c > prev) {   /* a difference that would go below 0 */
+        if (c > prev)   /* above INT64_MAX, or a difference below 0 */
             return -1;
-        } else {
-            c = prev - c;
-        }
-        prev = c;
-        p->cost_ns = (int64_t)c;
-        p->n_iv = 0;
-        p->flags = 0;
-        p->n_evicted = p->sampled_us = p->dropped_us = 0;
-        if (m <= M_WIDE) {   /* the usual entry: a cost and a weight */
-            memcpy(&p->w, r, 4);
-            r += 4;
-            if (!isfinite(p->w) || p->w < 0)
-                return -1;
-            continue;
-        }
-        /* a present field must be nonzero (canonical) */
-        if (m & M_IV) {
-            memcpy(&p->n_iv, r, 2);
-            r += 2;
-            if (p->n_iv == 0)
-                return -1;
-        }
-        if (m & M_FLAGS) {
-            memcpy(&p->flags, r, 2);
-            r += 2;
-            if (p->flags == 0)
-                return -1;
-        }
-        if (m & M_EVICT) {
-            memcpy(&p->n_evicted, r, 4);
-            r += 4;
-            if (p->n_evicted == 0)
-                return -1;
-        }
-        if (m & M_SAMPLED) {
-            memcpy(&p->sampled_us, r, 4);
-            r += 4;
-            if (p->sampled_us == 0)
-                return -1;
-        }
-        if (m & M_DROPPED) {
-            memcpy(&p->dropped_us, r, 4);
-            r += 4;
-            if (p->dropped_us == 0)
-                return -1;
-        }
+        prev = i ? prev - c : c;
+        p->cost_ns = (int64_t)prev;
+        int bad = 0;
+        r = opt_field(r, m & M_IV, &p->n_iv, 2, &bad);
+        r = opt_field(r, m & M_FLAGS, &p->flags, 2, &bad);
+        r = opt_field(r, m & M_EVICT, &p->n_evicted, 4, &bad);
+        r = opt_field(r, m & M_SAMPLED, &p->sampled_us, 4, &bad);
+        r = opt_field(r, m & M_DROPPED, &p->dropped_us, 4, &bad);
         memcpy(&p->w, r, 4);
         r += 4;
-        if (!isfinite(p->w) || p->w < 0 || p->n_iv > iv_cap || (p->flags & ~RP_PATH_FLAGS_KNOWN))
+        if (bad || !isfinite(p->w) || p->w < 0 || p->n_iv > iv_cap ||
+            (p->flags & ~RP_PATH_FLAGS_KNOWN))
             return -1;
         n_iv += p->n_iv;
     }

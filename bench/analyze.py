@@ -253,16 +253,21 @@ def generate(out):
                  "what the runtime does) + two task-end cost updates, in a "
                  "steady-state ping-pong of two sets of k paths with `iv` intervals each.  "
                  "*decode* and *join* are the older two-step receive (decode into a "
-                 "scratch set, then join it), for comparison with *join from bytes*.")
+                 "scratch set, then join it), for comparison with *join from bytes*.  "
+                 "*cold L1i*: the join from bytes after 40 KB of straight-line code "
+                 "evicted its code from the instruction cache, as the MPI library's "
+                 "code does between two joins in a job.  `RP_SELECT` `repr` is the "
+                 "default, `paper` the unweighted rule, for comparison.")
         o.append("")
-        o.append("| k | intervals/path | wire B | encode ns | decode ns | join ns "
-                 "| join from bytes ns | per message ns |")
-        o.append("|---|---|---|---|---|---|---|---|")
+        o.append("| RP_SELECT | k | intervals/path | wire B | encode ns | decode ns | join ns "
+                 "| join from bytes ns | join from bytes, cold L1i ns | per message ns |")
+        o.append("|---|---|---|---|---|---|---|---|---|---|")
         for line in open(pc):
             kv = dict(x.split("=", 1) for x in line.split()[1:])
-            o.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
-                kv["k"], kv["iv"], kv["wire_bytes"], kv["encode_ns"], kv["decode_ns"],
-                kv["join_ns"], kv.get("joinwire_ns", "-"), kv["per_msg_ns"]))
+            o.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                kv.get("sel", "repr"), kv["k"], kv["iv"], kv["wire_bytes"], kv["encode_ns"],
+                kv["decode_ns"], kv["join_ns"], kv.get("joinwire_ns", "-"),
+                kv.get("joincold_ns", "-"), kv["per_msg_ns"]))
         o.append("")
     busy = []
     for f in sorted(glob.glob(os.path.join(out, "*.busy"))):

@@ -13,9 +13,16 @@
  * A CPU-bound loop is far less sensitive to other jobs on the machine than a
  * ping-pong: the figure is the minimum over repetitions.
  *
+ * In a tight loop the join's code stays in the L1 instruction cache; inside
+ * an MPI job it does not (the MPI library's progress and transport code runs
+ * between two joins).  joincold_ns is the join from bytes after running
+ * 40 KB of straight-line code (more than a 32 KB L1i) before each join, the
+ * eviction loop's own time subtracted: what a join costs when its code comes
+ * from L2 (doc/performance.md, "Where the weighted join's time goes").
+ *
  * usage: pathset_cost [k] [iv] [iters] [repr|paper|topk]   prints one line:
  *   COST k=.. iv=.. wire_bytes=.. encode_ns=.. decode_ns=.. join_ns=.. joinwire_ns=..
- *        add_cost_ns=.. per_msg_ns=..
+ *        add_cost_ns=.. per_msg_ns=.. joincold_ns=.. sel=..
  */
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -39,6 +46,14 @@ static rp_pathset A, B, IN, TMP, PA, PB;
 static uint8_t *buf;
 static size_t cap;
 static volatile uint64_t sink;
+
+/* 40 000 one-byte nops: evicts the join's code from a 32 KB L1i */
+static __attribute__((noinline)) void evict_icache(void)
+{
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+    __asm__ volatile(".rept 40000\n\tnop\n\t.endr");
+#endif
+}
 
 static void fill(rp_pathset *ps, uint32_t k, uint32_t iv, int64_t base, uint32_t rank)
 {
@@ -64,7 +79,7 @@ int main(int argc, char **argv)
             : !strcmp(argv[4], "topk")  ? RP_SELECT_TOPK : RP_SELECT_REPR;
     uint32_t iv_cap = 32;
     if (k < 1 || k > 64 || iv > iv_cap || iters < 1) {
-        fprintf(stderr, "usage: pathset_cost [k 1..64] [iv 0..32] [iters]\n");
+        fprintf(stderr, "usage: pathset_cost [k 1..64] [iv 0..32] [iters] [repr|paper|topk]\n");
         return 2;
     }
     cap = pathset_max_wire_bytes(k, iv_cap);
@@ -81,7 +96,7 @@ int main(int argc, char **argv)
     pathset_copy(&PB, &B);
 
     double best_enc = 1e30, best_dec = 1e30, best_join = 1e30, best_add = 1e30, best_msg = 1e30;
-    double best_jw = 1e30;
+    double best_jw = 1e30, best_ev = 1e30, best_evj = 1e30;
     for (int rep = 0; rep < 7; rep++) {
         int64_t t0 = now_ns();
         for (long i = 0; i < iters; i++)
@@ -123,6 +138,20 @@ int main(int argc, char **argv)
             sink += (uint64_t)pathset_join_wire(&TMP, buf, wa, SEL);
         }
         int64_t t8 = now_ns();
+        /* the same with the instruction cache evicted before each join */
+        long ci = iters / 4 > 0 ? iters / 4 : 1;
+        for (long i = 0; i < ci; i++) {
+            evict_icache();
+            pathset_copy(&TMP, &B);
+            sink += TMP.n;
+        }
+        int64_t t9 = now_ns();
+        for (long i = 0; i < ci; i++) {
+            evict_icache();
+            pathset_copy(&TMP, &B);
+            sink += (uint64_t)pathset_join_wire(&TMP, buf, wa, SEL);
+        }
+        int64_t t10 = now_ns();
         double d = (double)iters;
         if ((t1 - t0) / d < best_enc) best_enc = (t1 - t0) / d;
         if ((t2 - t1) / d < best_dec) best_dec = (t2 - t1) / d;
@@ -130,9 +159,13 @@ int main(int argc, char **argv)
         if ((t5 - t4) / d < best_add) best_add = (t5 - t4) / d;
         if ((t6 - t5) / d < best_msg) best_msg = (t6 - t5) / d;
         if ((t8 - t7 - (t3 - t2)) / d < best_jw) best_jw = (t8 - t7 - (t3 - t2)) / d;
+        /* the eviction loop takes ~3 us a round: minima of each, then the difference */
+        if ((t9 - t8) / (double)ci < best_ev) best_ev = (t9 - t8) / (double)ci;
+        if ((t10 - t9) / (double)ci < best_evj) best_evj = (t10 - t9) / (double)ci;
     }
     printf("COST k=%u iv=%u wire_bytes=%zu encode_ns=%.1f decode_ns=%.1f join_ns=%.1f "
-           "joinwire_ns=%.1f add_cost_ns=%.1f per_msg_ns=%.1f\n",
-           k, iv, wire, best_enc, best_dec, best_join, best_jw, best_add, best_msg);
+           "joinwire_ns=%.1f add_cost_ns=%.1f per_msg_ns=%.1f joincold_ns=%.1f sel=%s\n",
+           k, iv, wire, best_enc, best_dec, best_join, best_jw, best_add, best_msg, best_evj - best_ev,
+           SEL == RP_SELECT_PAPER ? "paper" : SEL == RP_SELECT_TOPK ? "topk" : "repr");
     return sink == 42;
 }

@@ -182,9 +182,11 @@ done
 echo "bench: path-set CPU cost"
 if ${CC:-cc} -std=gnu11 -O2 -I"$top/lib" -o "$out/pathset_cost" "$here/pathset_cost.c" \
         "$top/lib/core/pathset.c" "$top/lib/core/wire.c" "$top/lib/core/select.c" "$top/lib/core/summary.c" -lm 2> "$out/pathset_cost.err"; then
-    for k in 5 8; do
-        for iv in 0 4 16 32; do
-            "$out/pathset_cost" "$k" "$iv" 100000 >> "$out/pathset_cost.out"
+    for sel in repr paper; do
+        for k in 5 8; do
+            for iv in 0 4 16 32; do
+                "$out/pathset_cost" "$k" "$iv" 100000 "$sel" >> "$out/pathset_cost.out"
+            done
         done
     done
 else

@@ -13,11 +13,28 @@
 # phase's longest - shortest.  Prints one markdown table (also OUT_DIR/table.md):
 # per program, k and selection, the median over phases and the worst phase,
 # per middle level.  Accuracy does not depend on load: any machine will do.
+#
+# ACC_SEED (default 1) seeds the task times.  ACC_RUNS=N (default 1) repeats
+# the whole suite with seeds ACC_SEED .. ACC_SEED+N-1 into OUT_DIR/run-SEED
+# and then pools every phase of every run (bench/accuracy/pool.py):
+# OUT_DIR/pooled.md.  One run is 21 phases a program, so its worst phase
+# and its medians move from run to run; doc/accuracy.md's tables pool 8.
 set -eu
 build=$(cd "${1:?usage: run.sh BUILD_DIR [OUT_DIR]}" && pwd)
 out=${2:-$build/bench-accuracy}
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out"
+runs=${ACC_RUNS:-1}
+seed=${ACC_SEED:-1}
+if [ "$runs" -gt 1 ]; then
+    dirs=()
+    for r in $(seq "$seed" $((seed + runs - 1))); do
+        ACC_RUNS=1 ACC_SEED=$r bash "$here/run.sh" "$build" "$out/run-$r" >/dev/null
+        dirs+=("$out/run-$r")
+    done
+    "${PYTHON:-python3}" "$here/pool.py" "$build/tools/rp-report" "${dirs[@]}" | tee "$out/pooled.md"
+    exit "${PIPESTATUS[0]}"
+fi
 MPICC=${MPICC:-mpicc}
 MPIRUN=${MPIRUN:-mpirun}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -41,12 +58,12 @@ for shape in halo1d stencil2d master; do
             env RP_MODE=trace RP_K="$k" RP_SELECT="$sel" RP_PERIOD=0 RP_OUTPUT="$d" \
                 LD_PRELOAD="$lib" "$MPIRUN" "${flags[@]}" -np "$np" \
                 -x RP_MODE -x RP_K -x RP_SELECT -x RP_PERIOD -x RP_OUTPUT -x LD_PRELOAD \
-                "$out/acc" "$shape" "${ACC_PHASES:-20}" "${ACC_STEPS:-10}" "${ACC_MEAN_US:-300}" 1 \
+                "$out/acc" "$shape" "${ACC_PHASES:-20}" "${ACC_STEPS:-10}" "${ACC_MEAN_US:-300}" "$seed" \
                 >"$d.out" 2>&1
         else
             "$MPIRUN" -np "$np" -genv RP_MODE trace -genv RP_K "$k" -genv RP_SELECT "$sel" \
                 -genv RP_PERIOD 0 -genv RP_OUTPUT "$d" -genv LD_PRELOAD "$lib" \
-                "$out/acc" "$shape" "${ACC_PHASES:-20}" "${ACC_STEPS:-10}" "${ACC_MEAN_US:-300}" 1 \
+                "$out/acc" "$shape" "${ACC_PHASES:-20}" "${ACC_STEPS:-10}" "${ACC_MEAN_US:-300}" "$seed" \
                 >"$d.out" 2>&1
         fi
         "$report" --check "$d" >"$d.check" 2>&1 || true

@@ -310,210 +310,271 @@ static void set_weights(rp_pathset *mine, const double *nw, uint32_t m, const in
     for (uint32_t q = 0; q < m; q++)
         mine->p[q].w = (float)(nw[q] * f);
     for (uint32_t q = 0; q < nsk; q++) {
-        /* equal costs by weight: the order weighted_sketch's merge expects */
-        int64_t c = skc[q];
-        float w = (float)(skw[q] * f);
-        uint32_t x = q;
-        for (; x > 0 && mine->sk_cost[x - 1] == c && mine->sk_w[x - 1] > w; x--) {
-            mine->sk_cost[x] = mine->sk_cost[x - 1];
-            mine->sk_w[x] = mine->sk_w[x - 1];
-        }
-        mine->sk_cost[x] = c;
-        mine->sk_w[x] = w;
+        mine->sk_cost[q] = skc[q];
+        mine->sk_w[q] = (float)(skw[q] * f);
     }
     mine->n_sk = nsk;
     mine->wexp = (int32_t)(E < -(1 << 30) ? -(1 << 30) : E > (1 << 30) ? (1 << 30) : E);
 }
 
-/* The paths of mine U in as weighted candidates (code, cost, weight at
- * scale 2^E), most costly first; an equal pair (the same path on both
- * sides: in a collective, the same path reached twice; otherwise distinct
- * paths with the same cost and summary) one candidate with the weights
- * added in ascending order, so that every rank gets the same bits.
- * Returns how many. */
-static uint32_t weighted_paths(const rp_pathset *mine, const rp_path *in, uint32_t nb,
-                               int in_sorted, double fa, double fb, uint8_t *code,
-                               int64_t *pc, double *pw)
-{
-    uint32_t na = mine->n, nu = 0;
-    if (in_sorted && select_sorted_unique(mine->p, na)) {
-        /* the usual case: one merge pass */
-        uint8_t twin[2 * RP_PATHSET_MAX_K];
-        nu = merge_codes(mine, in, nb, code, twin);
-        for (uint32_t q = 0; q < nu; q++) {
-            uint32_t c = code[q];
-            const rp_path *p = c & FROM_IN ? &in[c & ~FROM_IN] : &mine->p[c];
-            double x = p->w * (c & FROM_IN ? fb : fa);
-            if (twin[q] != 0xff) {
-                double y = in[twin[q]].w * fb;
-                x = x < y ? x + y : y + x;
-            }
-            pc[q] = p->cost_ns;
-            pw[q] = x;
-        }
-        return nu;
-    }
-    const rp_path *cand[2 * RP_PATHSET_MAX_K];
-    double dup[2 * RP_PATHSET_MAX_K];
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < na; i++)
-        cand[n++] = &mine->p[i];
-    for (uint32_t j = 0; j < nb; j++)
-        cand[n++] = &in[j];
-    const rp_path *mine_end = mine->p + na;
-    select_sort((rp_path **)cand, n);
-    for (uint32_t i = 0; i < n;) {
-        uint32_t j = i, nd = 0;
-        while (j < n && (j == i || select_path_cmp(cand[i], cand[j]) == 0)) {
-            const rp_path *c = cand[j++];
-            int own = c >= mine->p && c < mine_end;
-            dup[nd++] = c->w * (own ? fa : fb);
-        }
-        code[nu] = code_of(mine, in, cand[i]);
-        pc[nu] = cand[i]->cost_ns;
-        pw[nu++] = nd == 1 ? dup[0] : sum_sorted(dup, nd);
-        i = j;
-    }
-    return nu;
-}
+/* ---- the weighted join (RP_SELECT=repr, issue 14; doc/accuracy.md) -----
+ * A set stands for the distribution of its phase's path costs: each path a
+ * point mass of its own weight (the paths it stands for that share its
+ * cost: itself and its exact duplicates), and in each gap between two
+ * consecutive paths at most one sketch point, the weight of the paths
+ * dropped there and their mean cost.  Inside its gap that weight is taken
+ * as spread evenly over the widest interval centred on the mean that fits
+ * in the gap (the gap's "box"): a point mass would put it all on one side
+ * of any path the other set brings into the gap, a box over the whole gap
+ * (ignoring the mean) puts too much of it near the longer end, where the
+ * tail of a phase's costs is thin (measured: doc/accuracy.md).
+ *
+ * The join merges both sides' paths by cost; each gap of the merged list
+ * gets from each side the part of that side's box that lies in it (weight
+ * and first moment).  With at most k paths all are kept; else the ends and
+ * the k - 2 paths whose weight centres lie nearest the evenly spaced
+ * weighted quantiles between them (distinct, in order), and everything
+ * between two kept paths becomes the sketch point of their gap.  The total
+ * weight and the mean cost are kept.  Every sum runs in the merged order,
+ * which depends only on the paths (select_path_cmp), and a merged gap takes
+ * one piece from each side (a + b == b + a): every rank of a collective
+ * computes the same bits, whichever set is its own. */
 
-/* Sketch points of both sides into sc/sw, in the order (cost descending,
- * weight ascending), which does not depend on which side a point came from.
- * Each side is in that order already (set_weights keeps it), so one merge
- * pass.  Returns how many. */
-static uint32_t weighted_sketch(const rp_pathset *mine, double fa, const int64_t *skc,
-                                const float *skw, uint32_t nsk, double fb, int64_t *sc,
-                                double *sw)
-{
-    uint32_t i = 0, j = 0, n = 0, na = mine->n_sk;
-    const int64_t *ac = mine->sk_cost;
-    const float *aw = mine->sk_w;
-    while (i < na && j < nsk) {
-        double wa = aw[i] * fa, wb = skw[j] * fb;
-        if (ac[i] > skc[j] || (ac[i] == skc[j] && wa <= wb)) {
-            sc[n] = ac[i++];
-            sw[n++] = wa;
-        } else {
-            sc[n] = skc[j++];
-            sw[n++] = wb;
-        }
-    }
-    for (; i < na; i++, n++) {
-        sc[n] = ac[i];
-        sw[n] = aw[i] * fa;
-    }
-    for (; j < nsk; j++, n++) {
-        sc[n] = skc[j];
-        sw[n] = skw[j] * fb;
-    }
-    return n;
-}
+typedef struct ws_side {
+    const rp_path *p[RP_PATHSET_MAX_K];   /* in select_path_cmp order, unique */
+    int64_t c[RP_PATHSET_MAX_K];          /* their costs */
+    double w[RP_PATHSET_MAX_K];           /* own weights, at the join's scale */
+    /* gap g, between p[g] and p[g+1]: its weight gm, and its box: from ga
+     * ns above p[g+1]'s cost, 1/width gi, centre (the mean) gc */
+    double gm[RP_PATHSET_MAX_K], ga[RP_PATHSET_MAX_K], gi[RP_PATHSET_MAX_K], gc[RP_PATHSET_MAX_K];
+    uint32_t n;
+    int32_t g;     /* the gap the merge is in; -1: none (or empty) */
+    double F, M;   /* the part of its box below the merge's last cost: weight, moment */
+} ws_side;
 
-/* RP_SELECT=repr: mine <- the weighted selection of mine U in, paths and
- * sketch points (in's weights are w * 2^in_wexp).  The candidates, paths
- * and sketch points in one order (cost descending, a path before a sketch
- * point of equal cost), stand for the distribution of all paths' costs
- * with their weights.  Of its 2k - 1 evenly spaced weighted quantiles, the
- * even ones are the report levels: each takes the path whose weight centre
- * lies nearest (the ends: the first and the last path, exact); the odd
- * ones, between two levels, take the candidate that covers them and keep
- * it as a sketch point (cost and weight only).  The weight of every dropped
- * candidate moves to its two kept neighbours in proportion to where its
- * cost lies between theirs, which keeps the total weight and the mean.  No
- * exp/log: the scales are powers of two, and the result is brought back
- * near 1 by a power of two, so every rank computes the same bits.  Fixed
- * arrays (k <= 64) rather than variable-length ones: this runs at every
- * message. */
-static void join_sketch(rp_pathset *mine, const rp_path *in, uint32_t nb, int in_sorted,
-                        int32_t in_wexp, const int64_t *in_skc, const float *in_skw,
-                        uint32_t in_nsk)
+/* The side's paths (sorted, exact duplicates added up: summary eviction can
+ * reorder equal-cost paths), weights scaled by f, and its sketch points
+ * placed in their gaps (a gap holds at most one, whose cost is the mean, as
+ * joins write them; more are added up), each gap's box from its mean. */
+static void ws_prepare(ws_side *s, const rp_path *p, uint32_t n, double f, const int64_t *skc,
+                       const float *skw, uint32_t nsk)
 {
-    enum { MP = 2 * RP_PATHSET_MAX_K, MC = 4 * RP_PATHSET_MAX_K };
-    uint32_t k = mine->k_cap;
-    int64_t E = mine->wexp > in_wexp ? mine->wexp : in_wexp;
-    double fa = pow2i((int64_t)mine->wexp - E), fb = pow2i((int64_t)in_wexp - E);
-    uint8_t pcode[MP];
-    int64_t pc[MP + 1], sc[MP + 1];
-    double pw[MP], sw[MP];
-    uint32_t nu = weighted_paths(mine, in, nb, in_sorted, fa, fb, pcode, pc, pw);
-    uint32_t ns = weighted_sketch(mine, fa, in_skc, in_skw, in_nsk, fb, sc, sw);
-    if (nu <= k && ns + 1 <= k) {   /* everything fits: nothing to drop */
-        apply_picks(mine, in, pcode, nu);
-        set_weights(mine, pw, nu, sc, sw, ns, E);
+    if (select_sorted_unique(p, n)) {
+        for (uint32_t i = 0; i < n; i++) {
+            s->p[i] = &p[i];
+            s->c[i] = p[i].cost_ns;
+            s->w[i] = p[i].w * f;
+        }
+    } else {
+        for (uint32_t i = 0; i < n; i++)
+            s->p[i] = &p[i];
+        select_sort((rp_path **)s->p, n);
+        uint32_t m = 0;
+        for (uint32_t i = 0; i < n;) {
+            double dup[RP_PATHSET_MAX_K];
+            uint32_t j = i, nd = 0;
+            while (j < n && (j == i || select_path_cmp(s->p[i], s->p[j]) == 0))
+                dup[nd++] = s->p[j++]->w * f;
+            s->p[m] = s->p[i];
+            s->c[m] = s->p[i]->cost_ns;
+            s->w[m++] = nd == 1 ? dup[0] : sum_sorted(dup, nd);
+            i = j;
+        }
+        n = m;
+    }
+    s->n = n;
+    s->g = -1;
+    uint32_t q = 0;
+    if (n < 2) {   /* no gap (a join never writes this): to the path */
+        for (; q < nsk; q++)
+            s->w[0] += (double)skw[q] * f;
         return;
     }
-    /* one order, paths first on equal cost (sentinels: costs are >= 0);
-     * running weight sums; where the paths are */
-    int64_t cc[MC];
-    double cw[MC], cum[MC], tot = 0;
-    uint8_t code[MC];
-    uint32_t ri[MP], nr = 0, n = 0, i = 0, j = 0;
-    pc[nu] = -1;
-    sc[ns] = -1;
-    for (; n < nu + ns; n++) {
-        if (pc[i] >= sc[j]) {
-            cc[n] = pc[i];
-            cw[n] = pw[i];
-            code[n] = pcode[i++];
-            ri[nr++] = n;
-        } else {
-            cc[n] = sc[j];
-            cw[n] = sw[j++];
+    for (uint32_t g = 0; g + 1 < n; g++) {
+        int64_t top = s->c[g], bot = s->c[g + 1];
+        double m = 0, mu = 0;
+        /* the points from the highest gap whose bottom is not above them;
+         * one on the bottom of a gap 2 ns wide or more belongs below (a
+         * join puts its points strictly inside such gaps) */
+        while (q < nsk && (skc[q] > bot || (skc[q] == bot && top - bot < 2) || g + 2 == n)) {
+            int64_t c = skc[q] < bot ? bot : skc[q] > top ? top : skc[q];
+            double w = (double)skw[q++] * f;
+            if (m == 0) {
+                m = w;
+                mu = (double)(c - bot);
+            } else if (m + w > 0) {
+                mu = (mu * m + (double)(c - bot) * w) / (m + w);
+                m += w;
+            }
         }
-        tot += cw[n];
-        cum[n] = tot;
-    }
-    /* levels: the path whose weight centre is nearest 2l of 2k - 2 steps
-     * (centres rise, so one forward pass); the ends the first and last path */
-    uint32_t lev[RP_PATHSET_MAX_K], r = 0;
-    double step = k > 1 ? tot / (double)(2 * k - 2) : 0.0;
-    lev[0] = ri[0];
-    for (uint32_t l = 1; l + 1 < k; l++) {
-        double t = step * (double)(2 * l);
-        double dr = fabs(cum[ri[r]] - cw[ri[r]] * 0.5 - t);
-        while (r + 1 < nr) {
-            double dn = fabs(cum[ri[r + 1]] - cw[ri[r + 1]] * 0.5 - t);
-            if (!(dn <= dr))
-                break;
-            dr = dn;
-            r++;
-        }
-        lev[l] = ri[r];
-    }
-    if (k > 1)
-        lev[k - 1] = ri[nr - 1];
-    /* kept, in order: levels (distinct) and between two distinct levels the
-     * candidate covering the odd quantile, as a sketch point */
-    uint32_t keep[2 * RP_PATHSET_MAX_K], nk = 0;
-    uint8_t odd[2 * RP_PATHSET_MAX_K];   /* keep[q] becomes a sketch point */
-    for (uint32_t l = 0; l < k; l++) {
-        if (nk && keep[nk - 1] == lev[l])
+        s->gm[g] = m;
+        if (m <= 0)
             continue;
-        if (nk && lev[l] > keep[nk - 1] + 1) {
-            double t = step * (double)(2 * l - 1);
-            uint32_t q = keep[nk - 1] + 1;
-            while (q + 1 < lev[l] && !(cum[q] > t))
-                q++;
-            odd[nk] = 1;
-            keep[nk++] = q;
+        /* the widest box centred on mu inside [0, span], at least 1 ns */
+        double span = (double)(top - bot), a = mu <= span * 0.5 ? 0 : 2 * mu - span;
+        double wd = 2 * (mu - a);
+        if (wd < 1) {
+            a = mu - 0.5;
+            a = a < 0 ? 0 : a + 1 > span ? span - 1 : a;
+            wd = 1;
+            if (span < 1) {   /* a zero span: the merge's first piece in it takes all */
+                a = 0;
+                wd = 1;
+            }
         }
-        odd[nk] = 0;
-        keep[nk++] = lev[l];
+        s->ga[g] = a;
+        s->gi[g] = 1.0 / wd;
+        s->gc[g] = a + wd * 0.5;
     }
-    double kw[2 * RP_PATHSET_MAX_K], nw[RP_PATHSET_MAX_K], skw[RP_PATHSET_MAX_K];
-    int64_t skc[RP_PATHSET_MAX_K];
+}
+
+/* The part of side s's current gap's box between the merge's last cost and
+ * x (below it): weight *m, moment about x *mx; the merge moves on to x. */
+static inline void ws_piece(ws_side *s, int64_t x, double *m, double *mx)
+{
+    if (s->g < 0) {
+        *m = *mx = 0;
+        return;
+    }
+    uint32_t g = (uint32_t)s->g;
+    double off = (double)(x - s->c[g + 1]), u = (off - s->ga[g]) * s->gi[g], F, M;
+    if (u <= 0) {
+        F = M = 0;
+    } else if (u >= 1) {
+        F = 1;
+        M = s->gc[g];
+    } else {   /* weight u of the box, its moment about 0: u * (a + off) / 2 */
+        F = u;
+        M = u * (s->ga[g] + off) * 0.5;
+    }
+    *m = s->gm[g] * (s->F - F);
+    *mx = s->gm[g] * (s->M - M) - *m * off;
+    s->F = F;
+    s->M = M;
+}
+
+/* Side s's path i is the merge's newest: the merge enters its gap below. */
+static inline void ws_enter(ws_side *s, uint32_t i)
+{
+    s->g = -1;
+    if (i + 1 < s->n && s->gm[i] > 0) {
+        s->g = (int32_t)i;
+        s->F = 1;
+        s->M = s->gc[i];
+    }
+}
+
+/* x rounded to the nearest integer, halves away from 0, without libm */
+static inline int64_t round_i64(double x)
+{
+    return x >= 0 ? (int64_t)(x + 0.5) : -(int64_t)(0.5 - x);
+}
+
+static void join_weighted(rp_pathset *mine, const rp_path *in, uint32_t nb, int32_t in_wexp,
+                          const int64_t *in_skc, const float *in_skw, uint32_t in_nsk)
+{
+    enum { MP = 2 * RP_PATHSET_MAX_K };
+    uint32_t k = mine->k_cap;
+    int64_t E = mine->wexp > in_wexp ? mine->wexp : in_wexp;
+    ws_side A, B;
+    ws_prepare(&A, mine->p, mine->n, pow2i((int64_t)mine->wexp - E), mine->sk_cost, mine->sk_w,
+               mine->n_sk);
+    ws_prepare(&B, in, nb, pow2i((int64_t)in_wexp - E), in_skc, in_skw, in_nsk);
+    /* merge: paths (code, cost, own weight) and, for merged gap q (between
+     * paths q and q + 1), its weight G and moment about path q + 1's cost */
+    uint8_t code[MP];
+    int64_t pc[MP];
+    double pw[MP], G[MP], GM[MP], tot = 0;
+    uint32_t i = 0, j = 0, nu = 0;
+    while (i < A.n || j < B.n) {
+        int c = i == A.n ? 1 : j == B.n ? -1
+              : A.c[i] > B.c[j] ? -1 : A.c[i] < B.c[j] ? 1 : select_path_cmp(A.p[i], B.p[j]);
+        const rp_path *p = c <= 0 ? A.p[i] : B.p[j];
+        int64_t x = c <= 0 ? A.c[i] : B.c[j];
+        if (nu) {
+            double ma, xa, mb, xb;
+            ws_piece(&A, x, &ma, &xa);
+            ws_piece(&B, x, &mb, &xb);
+            G[nu - 1] = ma + mb;
+            GM[nu - 1] = xa + xb;
+            tot += G[nu - 1];
+        }
+        code[nu] = code_of(mine, in, p);
+        pc[nu] = x;
+        pw[nu] = c < 0 ? A.w[i] : c > 0 ? B.w[j] : A.w[i] + B.w[j];   /* equal: one path */
+        tot += pw[nu++];
+        if (c <= 0)
+            ws_enter(&A, i++);
+        if (c >= 0)
+            ws_enter(&B, j++);
+    }
+    if (nu == 0)
+        return;   /* (both empty: not called so) */
+    /* the kept paths: lev[0..m) */
+    uint32_t lev[RP_PATHSET_MAX_K], m;
+    if (nu <= k) {
+        for (m = 0; m < nu; m++)
+            lev[m] = m;
+    } else if (k == 1) {
+        lev[0] = 0;
+        m = 1;
+    } else {
+        double pos[MP], run = 0;   /* weight centres */
+        for (uint32_t q = 0; q < nu; q++) {
+            pos[q] = run + pw[q] * 0.5;
+            run += pw[q] + (q + 1 < nu ? G[q] : 0);
+        }
+        uint32_t r = 0;
+        double step = tot / (double)(k - 1);
+        lev[0] = 0;
+        for (uint32_t l = 1; l + 1 < k; l++) {
+            double t = step * (double)l;
+            uint32_t hi = nu - (k - l);   /* leave a path for every level below */
+            r++;
+            while (r < hi && fabs(pos[r + 1] - t) <= fabs(pos[r] - t))
+                r++;
+            lev[l] = r;
+        }
+        lev[k - 1] = nu - 1;
+        m = k;
+    }
+    /* weights: a kept path its own; what lies between two kept paths their
+     * gap's sketch point (k == 1: all to the one path) */
     uint8_t pk[RP_PATHSET_MAX_K];
-    uint32_t m = 0, nsk = 0;
-    select_spread(cc, cw, n, keep, nk, kw);   /* sketch points tied with the last path go to it */
-    for (uint32_t q = 0; q < nk; q++) {
-        if (!odd[q]) {
-            pk[m] = code[keep[q]];
-            nw[m++] = kw[q];
-        } else {
-            skc[nsk] = cc[keep[q]];
-            skw[nsk++] = kw[q];
+    double nw[RP_PATHSET_MAX_K], skw[RP_PATHSET_MAX_K];
+    int64_t skc[RP_PATHSET_MAX_K];
+    uint32_t nsk = 0;
+    pk[0] = code[0];   /* (m >= 1: the compiler cannot see it) */
+    for (uint32_t l = 0; l < m; l++) {
+        pk[l] = code[lev[l]];
+        nw[l] = pw[lev[l]];
+        if (l + 1 == m)
+            break;
+        uint32_t lo = lev[l + 1];
+        int64_t bot = pc[lo], top = pc[lev[l]];
+        double sm = 0, smx = 0;
+        for (uint32_t q = lev[l]; q < lo; q++) {
+            if (q > lev[l]) {
+                sm += pw[q];
+                smx += pw[q] * (double)(pc[q] - bot);
+            }
+            sm += G[q];
+            smx += GM[q] + G[q] * (double)(pc[q + 1] - bot);
+        }
+        if (sm > 0) {
+            /* the mean, strictly inside the gap when it can be, so that the
+             * next join finds the gap from the cost alone */
+            int64_t c = bot + round_i64(smx / sm);
+            if (top - bot >= 2)
+                c = c <= bot ? bot + 1 : c >= top ? top - 1 : c;
+            else
+                c = c < bot ? bot : c > top ? top : c;
+            skc[nsk] = c;
+            skw[nsk++] = sm;
         }
     }
+    if (m == 1 && nu > 1)
+        nw[0] = tot;
     apply_picks(mine, in, pk, m);
     set_weights(mine, nw, m, skc, skw, nsk, E);
 }
@@ -522,10 +583,12 @@ void pathset_join(rp_pathset *mine, const rp_pathset *in, rp_select_mode sel)
 {
     if (in == mine || in->n == 0)
         return;  /* joining with itself or nothing changes nothing */
+    if (sel == RP_SELECT_REPR) {
+        join_weighted(mine, in->p, in->n, in->wexp, in->sk_cost, in->sk_w, in->n_sk);
+        return;
+    }
     int sorted = select_sorted_unique(in->p, in->n);
-    if (sel == RP_SELECT_REPR)
-        join_sketch(mine, in->p, in->n, sorted, in->wexp, in->sk_cost, in->sk_w, in->n_sk);
-    else if (!sorted || !join_fast(mine, in->p, in->n, sel))
+    if (!sorted || !join_fast(mine, in->p, in->n, sel))
         join_paths(mine, in->p, in->n, sel);
 }
 
@@ -542,13 +605,15 @@ int pathset_join_wire(rp_pathset *mine, const void *buf, size_t len, rp_select_m
     rp_wire_set ws = { in, skc, skw, 0, 0, 0 };
     if (pathset_wire_parse(buf, len, kc, mine->iv_cap, &ws) != 0)
         return -1;
+    if (sel == RP_SELECT_REPR) {
+        join_weighted(mine, in, ws.n, ws.wexp, skc, skw, ws.n_sk);
+        return 0;
+    }
     int sorted = 1;
     for (uint32_t i = 1; i < ws.n; i++)
         if (in[i].cost_ns == in[i - 1].cost_ns && select_path_cmp(&in[i - 1], &in[i]) >= 0)
             sorted = 0;   /* equal costs: in order by contents, else the general join */
-    if (sel == RP_SELECT_REPR)
-        join_sketch(mine, in, ws.n, sorted, ws.wexp, skc, skw, ws.n_sk);
-    else if (!sorted || !join_fast(mine, in, ws.n, sel))
+    if (!sorted || !join_fast(mine, in, ws.n, sel))
         join_paths(mine, in, ws.n, sel);
     return 0;
 }

@@ -42,11 +42,13 @@ typedef struct rp_path {
      * so the tools can check the rebuilt prefix against it. */
     uint32_t     sampled_us;
     uint32_t     dropped_us;
-    /* How many paths of the activity graph this path stands for (itself
-     * and those merged into it by selection; issue 14): w * 2^set->wexp.
-     * Path counts pass any float's range in long phases, hence the set's
-     * common exponent; a float, and every rank does the same arithmetic in
-     * the same order, so all members of a collective hold identical sets. */
+    /* How many paths of the activity graph this path stands for (issue 14):
+     * w * 2^set->wexp.  Under RP_SELECT=repr a kept path is a point mass of
+     * its own paths (itself and its exact duplicates); what was dropped
+     * around it lives in the set's sketch.  Path counts pass any float's
+     * range in long phases, hence the set's common exponent; a float, and
+     * every rank does the same arithmetic in the same order, so all members
+     * of a collective hold identical sets. */
     float        w;
     rp_interval *iv;         /* storage owned by the set, capacity = set->iv_cap */
 } rp_path;
@@ -59,13 +61,15 @@ typedef struct rp_pathset {
     rp_interval *store;   /* k_cap * iv_cap intervals */
     uint16_t    *repr_tab; /* select_repr_table(k_cap) */
     int32_t      wexp;    /* the paths' weights are p[i].w * 2^wexp */
-    /* The quantile sketch (RP_SELECT=repr, issue 14): up to k_cap - 1
-     * cost-only points between the kept paths, each standing for sk_w[i] *
-     * 2^wexp paths of cost sk_cost[i] (descending, within the kept paths'
-     * cost range).  With them a join places its k paths among 2k - 1
-     * evenly spaced weighted quantiles instead of k: the mass between two
-     * kept paths is no longer lumped onto the nearer of them, which biased
-     * the levels next to the ends towards the median (select.c). */
+    /* The sketch (RP_SELECT=repr, issue 14): in each gap between two
+     * consecutive kept paths at most one cost-only point, standing for the
+     * sk_w[i] * 2^wexp paths dropped in that gap, at their mean cost
+     * sk_cost[i] (descending; strictly inside its gap when the gap is 2 ns
+     * wide or more, so the cost names the gap).  A join takes that weight
+     * as spread evenly over the widest interval centred on the mean inside
+     * the gap (pathset.c "the weighted join"); without it the weight
+     * between two kept paths lumps onto them and the levels next to the
+     * ends drift towards the median (doc/accuracy.md). */
     uint32_t     n_sk;
     int64_t     *sk_cost;
     float       *sk_w;

@@ -1,9 +1,13 @@
 /* wire.c - the one codec of the path-set wire format (doc/formats.md).
  *
- * Wire format of an encoded path-set (version RP_PATHSET_WIRE_VERSION = 5).
+ * Wire format of an encoded path-set (version RP_PATHSET_WIRE_VERSION = 6).
  * All integers little-endian (host order: every rank of a job shares one
  * architecture); fields are packed with no padding except before the
  * intervals, and read with memcpy, so the buffer needs no alignment.
+ * Version 6 has version 5's layout; its sketch points are the mean cost and
+ * weight of the paths a join dropped in a gap between two kept paths, at
+ * most one a gap (pathset.c), where version 5's were points at the odd
+ * weighted quantiles.
  * Version 5 is compact: a field that is zero in the common case is left
  * out (a bit of the path's mask says it is there), and costs travel as
  * differences that fit 4 bytes unless they pass 2^32 ns.  A full set of
@@ -12,7 +16,7 @@
  * headers out of it (pathset_wire_parse).
  *
  *   header, 12 bytes:
- *     off 0  u8   version          = 5
+ *     off 0  u8   version          = 6
  *     off 1  u8   n_paths          1 .. k
  *     off 2  u8   n_sketch         sketch points, 0 .. k - 1
  *     off 3  u8   set flags        0x01 SK_WIDE: sketch deltas are 8 bytes
@@ -31,7 +35,8 @@
  *     [u32 sampled_us] prof mode: sample weight on the path     absent: 0
  *     [u32 dropped_us] prof mode: ... refused by a full buffer  absent: 0
  *     f32  w        how many paths it stands for, / 2^wexp (finite, >= 0)
- *   then n_sketch sketch points (RP_SELECT=repr; pathset.h), each:
+ *   then n_sketch sketch points (RP_SELECT=repr; pathset.h: at most one
+ *   in each gap between two paths, at the mean of the weight it holds), each:
  *     u32|u64 delta the previous point's cost (the first: path 0's) minus
  *                   its own; the cost lies within the paths' cost range
  *     f32  w        as a path's

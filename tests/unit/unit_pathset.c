@@ -174,6 +174,77 @@ static void test_join_hand(void)
     pathset_free(&orig);
 }
 
+/* ps <- n plain paths of the given costs (descending), one path each */
+static void plain_paths(rp_pathset *ps, const int64_t *cost, uint32_t n)
+{
+    pathset_reset(ps);
+    ps->n = n;
+    for (uint32_t i = 0; i < n; i++) {
+        put_path(ps, i, cost[i], 0, NULL);
+        ps->p[i].w = 1.0f;
+    }
+}
+
+/* ps <- paths 100 and 0, and between them 8 paths dropped earlier with
+ * mean cost 30: their box is [0, 60] */
+static void gap_set(rp_pathset *ps)
+{
+    static const int64_t c[2] = { 100, 0 };
+    plain_paths(ps, c, 2);
+    ps->n_sk = 1;
+    ps->sk_cost[0] = 30;
+    ps->sk_w[0] = 8.0f;
+}
+
+/* The weighted join (RP_SELECT=repr) by hand: a sketch point's weight is
+ * spread evenly over the widest interval centred on its mean inside its
+ * gap, and a path from the other side splits it at its cost. */
+static void test_join_weighted_hand(void)
+{
+    static const int64_t c45[1] = { 45 }, c60_45[2] = { 60, 45 };
+    rp_pathset mine, in, sym;
+    pathset_init(&mine, 3, 0);
+    pathset_init(&in, 3, 0);
+    pathset_init(&sym, 3, 0);
+    gap_set(&mine);
+    plain_paths(&in, c45, 1);
+    pathset_copy(&sym, &in);
+    pathset_join(&mine, &in, RP_SELECT_REPR);
+    /* three paths fit k = 3: all kept; the box above 45 ([45, 60]: a
+     * quarter, 2 paths, mean 52.5) and below it (6 paths, mean 22.5) */
+    CHECK(set_ok(&mine));
+    CHECK(mine.n == 3 && mine.p[0].cost_ns == 100 && mine.p[1].cost_ns == 45 &&
+          mine.p[2].cost_ns == 0);
+    CHECK_EQ(mine.n_sk, 2);
+    CHECK(mine.sk_cost[0] == 53 && mine.sk_cost[1] == 23);
+    double u = ldexp(1.0, mine.wexp);
+    CHECK(fabs(mine.sk_w[0] * u - 2.0) < 1e-6 && fabs(mine.sk_w[1] * u - 6.0) < 1e-6);
+    CHECK(fabs(mine.p[1].w * u - 1.0) < 1e-6);
+    /* the other way round: the same bits */
+    gap_set(&in);
+    pathset_join(&sym, &in, RP_SELECT_REPR);
+    CHECK(sets_equal(&sym, &mine));
+
+    /* k = 3 must drop one of 100, 60, 45, 0 (weights 1, 1, 1, 1 and 8 in
+     * [0, 60]): the middle level is the path whose weight centre lies
+     * nearest half of the 12 paths: 45 (centre 2 + 1 + 2.5 = 5.5, 60's
+     * 1.5); what lies between 100 and 45 (the path at 60 and 2 of the 8:
+     * 3 paths, mean (60 + 105) / 3 = 55) becomes one sketch point */
+    gap_set(&mine);
+    plain_paths(&in, c60_45, 2);
+    pathset_join(&mine, &in, RP_SELECT_REPR);
+    CHECK(set_ok(&mine));
+    CHECK(mine.n == 3 && mine.p[0].cost_ns == 100 && mine.p[1].cost_ns == 45 &&
+          mine.p[2].cost_ns == 0);
+    u = ldexp(1.0, mine.wexp);
+    CHECK_EQ(mine.n_sk, 2);
+    CHECK(mine.sk_cost[0] == 55 && fabs(mine.sk_w[0] * u - 3.0) < 1e-6);
+    CHECK(mine.sk_cost[1] == 23 && fabs(mine.sk_w[1] * u - 6.0) < 1e-6);
+    pathset_free(&mine);
+    pathset_free(&in);
+    pathset_free(&sym);
+}
+
 /* ---- wire format ---------------------------------------------------- */
 
 static void make_sample(rp_pathset *ps)
@@ -276,7 +347,7 @@ static void test_wire(void)
     make_sample(&ps);
     _Alignas(8) uint8_t enc[512];
     size_t len = pathset_encode(&ps, enc, sizeof enc);
-    /* version 5 layout of the sample (wire.c): header 12; p0 at 12 (mask
+    /* version 6 (version 5 layout) of the sample (wire.c): header 12; p0 at 12 (mask
      * WIDE|IV, 8-byte cost, n_iv, w: 15 B); p1 at 27 (WIDE|EVICT: 17 B); p2
      * at 44 (IV|FLAGS, 4-byte difference 0: 13 B); the sketch point at 57
      * (SK_WIDE: 12 B); 3 zero bytes; the 4 intervals at 72 (p0's 3, p2's 1) */
@@ -366,7 +437,8 @@ static void test_wire(void)
     const size_t p0 = 12, p1 = 27, p2 = 44, sk0 = 57, pad0 = 69, iv0 = 72;
     REJECT(0, uint8_t, 4);                       /* version (4: fixed-size fields) */
     REJECT(0, uint8_t, 3);                       /* (3: before the sketch) */
-    REJECT(0, uint8_t, 6);
+    REJECT(0, uint8_t, 5);                       /* (5: the same layout, odd-quantile sketch) */
+    REJECT(0, uint8_t, 7);
     REJECT(0, uint8_t, 0);
     REJECT(3, uint8_t, 3);                       /* unknown set flag */
     REJECT(3, uint8_t, 0);                       /* SK_WIDE cleared: misparse */
@@ -452,6 +524,17 @@ static void test_wire(void)
 
 #define NR 5      /* simulated ranks */
 
+static int64_t mx_cost(const rp_pathset *a, const rp_pathset *b)
+{
+    return a->p[0].cost_ns > b->p[0].cost_ns ? a->p[0].cost_ns : b->p[0].cost_ns;
+}
+
+static int64_t mn_cost(const rp_pathset *a, const rp_pathset *b)
+{
+    int64_t x = a->p[a->n - 1].cost_ns, y = b->p[b->n - 1].cost_ns;
+    return x < y ? x : y;
+}
+
 /* Reference join: copy both inputs' paths, select_k, compare. */
 static void check_join(const rp_pathset *before, const rp_pathset *in,
                        const rp_pathset *after, rp_select_mode sel)
@@ -484,6 +567,41 @@ static void check_join(const rp_pathset *before, const rp_pathset *in,
             CHECK(j == 0 || after->sk_cost[j] <= after->sk_cost[j - 1]);
         }
         CHECK(fabs(w_out / w_in - 1) < 1e-5);
+        /* the mean cost is kept (up to the rounding of the sketch points'
+         * costs to whole ns and 1-ns boxes), and a gap of 2 ns or more
+         * holds at most one sketch point, strictly inside */
+        double m_in = 0, m_out = 0;
+        for (uint32_t i = 0; i < before->n; i++)
+            m_in += ldexp(before->p[i].w, before->wexp) * (double)before->p[i].cost_ns;
+        for (uint32_t i = 0; i < before->n_sk; i++)
+            m_in += ldexp(before->sk_w[i], before->wexp) * (double)before->sk_cost[i];
+        for (uint32_t i = 0; i < in->n; i++)
+            m_in += ldexp(in->p[i].w, in->wexp) * (double)in->p[i].cost_ns;
+        for (uint32_t i = 0; i < in->n_sk; i++)
+            m_in += ldexp(in->sk_w[i], in->wexp) * (double)in->sk_cost[i];
+        for (uint32_t j = 0; j < after->n; j++)
+            m_out += ldexp(after->p[j].w, after->wexp) * (double)after->p[j].cost_ns;
+        uint32_t g = 0, last_g = UINT32_MAX;
+        for (uint32_t j = 0; j < after->n_sk; j++) {
+            m_out += ldexp(after->sk_w[j], after->wexp) * (double)after->sk_cost[j];
+            /* its gap: the first whose bottom is not above it, but a point
+             * on the bottom of a gap 2 ns wide or more is in a narrower one
+             * below */
+            while (g + 2 < after->n &&
+                   (after->sk_cost[j] < after->p[g + 1].cost_ns ||
+                    (after->sk_cost[j] == after->p[g + 1].cost_ns &&
+                     after->p[g].cost_ns - after->p[g + 1].cost_ns >= 2)))
+                g++;
+            if (after->p[g].cost_ns - after->p[g + 1].cost_ns >= 2) {
+                CHECK(after->sk_cost[j] > after->p[g + 1].cost_ns &&
+                      after->sk_cost[j] < after->p[g].cost_ns);
+                CHECK(g != last_g);
+                last_g = g;
+            }
+        }
+        double range = (double)(mx_cost(before, in) - mn_cost(before, in));
+        if (w_in > 0 && after->k_cap > 1)   /* (k = 1: all on the longest path) */
+            CHECK(fabs(m_out / w_out - m_in / w_in) <= 2.0 + 1e-5 * range);
         CHECK(after->p[0].w >= 0);
         CHECK(after->n <= after->k_cap && after->n_sk < after->k_cap);
         rp_pathset sym;
@@ -599,6 +717,7 @@ int main(void)
     test_basic();
     test_join_hand();
     test_join_unsorted();
+    test_join_weighted_hand();
     test_wire();
     test_property();
     return unit_done("unit_pathset");

@@ -147,7 +147,9 @@ static void select_k_sorted(rp_path **cand, uint32_t n, uint32_t k, rp_select_mo
         for (uint32_t i = 0; i < bottom; i++)
             out[top + i] = cand[n - bottom + i];
     } else if (sel == RP_SELECT_REPR) {
-        /* weighted: picks only (pathset.c's join also re-weighs them) */
+        /* weighted picks of a plain candidate list (no sketch): the
+         * runtime's join is pathset.c's join_weighted, which also keeps
+         * what it drops */
         int64_t cost[n];
         double w[n], nw[k];
         uint32_t pick[k], m;
@@ -212,7 +214,10 @@ uint32_t select_nearest(uint32_t j, uint32_t k, uint32_t n)
     return best;
 }
 
-/* ---- weighted selection (RP_SELECT=repr, issue 14) -------------------------
+/* ---- weighted selection of a candidate list (RP_SELECT=repr, issue 14) -----
+ * select_k's rule for repr, on a list of weighted candidates without a
+ * sketch (the runtime's join, with its sketch, is pathset.c's
+ * join_weighted; select_levels below is shared by both).
  * Candidate i (sorted by cost, descending) stands for w[i] paths (one
  * scale for all: pathset.c keeps a set's weights as floats times 2^wexp).  The
  * picks are the candidates at the k evenly spaced weighted quantiles:

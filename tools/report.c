@@ -42,20 +42,20 @@ const char *report_level_label(const rp_profile *p, uint32_t j, char *buf, size_
  * phase's longest - shortest.  Update both together. */
 typedef struct lerr { uint8_t sel, k, j; float med, worst; } lerr;
 static const lerr level_errors[] = {
-    { RP_SELECT_REPR, 3, 1, 1.6f, 10.3f },
-    { RP_SELECT_REPR, 5, 1, 1.9f, 10.8f }, { RP_SELECT_REPR, 5, 2, 1.3f, 6.8f },
-    { RP_SELECT_REPR, 5, 3, 1.3f, 18.4f },
-    { RP_SELECT_REPR, 9, 1, 1.6f, 20.5f }, { RP_SELECT_REPR, 9, 2, 1.1f, 5.6f },
-    { RP_SELECT_REPR, 9, 3, 0.8f, 3.2f }, { RP_SELECT_REPR, 9, 4, 0.7f, 3.1f },
-    { RP_SELECT_REPR, 9, 5, 0.7f, 3.0f }, { RP_SELECT_REPR, 9, 6, 0.7f, 3.5f },
-    { RP_SELECT_REPR, 9, 7, 0.9f, 4.5f },
-    { RP_SELECT_PAPER, 3, 1, 30.5f, 53.3f },
-    { RP_SELECT_PAPER, 5, 1, 41.2f, 52.1f }, { RP_SELECT_PAPER, 5, 2, 21.9f, 43.5f },
-    { RP_SELECT_PAPER, 5, 3, 29.1f, 48.2f },
-    { RP_SELECT_PAPER, 9, 1, 35.5f, 44.1f }, { RP_SELECT_PAPER, 9, 2, 29.6f, 38.5f },
-    { RP_SELECT_PAPER, 9, 3, 25.6f, 33.2f }, { RP_SELECT_PAPER, 9, 4, 12.9f, 27.1f },
-    { RP_SELECT_PAPER, 9, 5, 13.5f, 23.2f }, { RP_SELECT_PAPER, 9, 6, 18.1f, 33.8f },
-    { RP_SELECT_PAPER, 9, 7, 28.7f, 44.3f },
+    { RP_SELECT_REPR, 3, 1, 1.5f, 12.4f },
+    { RP_SELECT_REPR, 5, 1, 1.6f, 9.7f }, { RP_SELECT_REPR, 5, 2, 1.3f, 5.8f },
+    { RP_SELECT_REPR, 5, 3, 1.2f, 6.8f },
+    { RP_SELECT_REPR, 9, 1, 1.7f, 9.2f }, { RP_SELECT_REPR, 9, 2, 1.0f, 4.6f },
+    { RP_SELECT_REPR, 9, 3, 0.9f, 4.7f }, { RP_SELECT_REPR, 9, 4, 0.7f, 2.9f },
+    { RP_SELECT_REPR, 9, 5, 0.6f, 3.2f }, { RP_SELECT_REPR, 9, 6, 0.7f, 3.5f },
+    { RP_SELECT_REPR, 9, 7, 1.1f, 4.8f },
+    { RP_SELECT_PAPER, 3, 1, 30.9f, 59.2f },
+    { RP_SELECT_PAPER, 5, 1, 41.3f, 51.0f }, { RP_SELECT_PAPER, 5, 2, 22.0f, 52.4f },
+    { RP_SELECT_PAPER, 5, 3, 27.1f, 46.9f },
+    { RP_SELECT_PAPER, 9, 1, 35.4f, 44.1f }, { RP_SELECT_PAPER, 9, 2, 29.5f, 38.1f },
+    { RP_SELECT_PAPER, 9, 3, 25.7f, 33.9f }, { RP_SELECT_PAPER, 9, 4, 12.8f, 24.5f },
+    { RP_SELECT_PAPER, 9, 5, 13.8f, 22.4f }, { RP_SELECT_PAPER, 9, 6, 18.2f, 37.2f },
+    { RP_SELECT_PAPER, 9, 7, 29.3f, 46.6f },
 };
 
 int report_level_error(const rp_profile *p, uint32_t j, double *median, double *worst)

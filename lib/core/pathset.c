@@ -332,8 +332,8 @@ static void set_weights(rp_pathset *mine, const double *nw, uint32_t m, const in
  * The join merges both sides' paths by cost; each gap of the merged list
  * gets from each side the part of that side's box that lies in it (weight
  * and first moment).  With at most k paths all are kept; else the ends and
- * the k - 2 paths whose weight centres lie nearest the evenly spaced
- * weighted quantiles between them (distinct, in order), and everything
+ * the k - 2 paths nearest in cost to the evenly spaced weighted quantiles
+ * of that merged distribution (distinct, in order), and everything
  * between two kept paths becomes the sketch point of their gap.  The total
  * weight and the mean cost are kept.  Every sum runs in the merged order,
  * which depends only on the paths (select_path_cmp), and a merged gap takes
@@ -519,19 +519,33 @@ static void join_weighted(rp_pathset *mine, const rp_path *in, uint32_t nb, int3
         lev[0] = 0;
         m = 1;
     } else {
-        double pos[MP], run = 0;   /* weight centres */
-        for (uint32_t q = 0; q < nu; q++) {
-            pos[q] = run + pw[q] * 0.5;
-            run += pw[q] + (q + 1 < nu ? G[q] : 0);
-        }
-        uint32_t r = 0;
-        double step = tot / (double)(k - 1);
+        /* the ends, and for each level between them the path nearest in
+         * cost to the level's quantile of the merged distribution: the
+         * point W j/(k - 1) of the weight down from the top, inside a path's
+         * own weight its cost, inside a gap's weight interpolated across
+         * the gap (the error is measured in cost, and where paths are
+         * sparse the nearest in weight can lie far off in cost) */
+        uint32_t r = 0, q = 0;
+        double run = 0, step = tot / (double)(k - 1);   /* run: the weight above path q */
         lev[0] = 0;
         for (uint32_t l = 1; l + 1 < k; l++) {
-            double t = step * (double)l;
+            double t = step * (double)l, qt;
+            for (;;) {   /* levels descend: q only moves down */
+                if (t < run + pw[q] || q + 1 >= nu) {
+                    qt = (double)pc[q];
+                    break;
+                }
+                double in_gap = t - run - pw[q];
+                if (in_gap < G[q]) {
+                    qt = (double)pc[q] - in_gap / G[q] * (double)(pc[q] - pc[q + 1]);
+                    break;
+                }
+                run += pw[q] + G[q];
+                q++;
+            }
             uint32_t hi = nu - (k - l);   /* leave a path for every level below */
             r++;
-            while (r < hi && fabs(pos[r + 1] - t) <= fabs(pos[r] - t))
+            while (r < hi && fabs((double)pc[r + 1] - qt) <= fabs((double)pc[r] - qt))
                 r++;
             lev[l] = r;
         }

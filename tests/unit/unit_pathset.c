@@ -226,10 +226,12 @@ static void test_join_weighted_hand(void)
     CHECK(sets_equal(&sym, &mine));
 
     /* k = 3 must drop one of 100, 60, 45, 0 (weights 1, 1, 1, 1 and 8 in
-     * [0, 60]): the middle level is the path whose weight centre lies
-     * nearest half of the 12 paths: 45 (centre 2 + 1 + 2.5 = 5.5, 60's
-     * 1.5); what lies between 100 and 45 (the path at 60 and 2 of the 8:
-     * 3 paths, mean (60 + 105) / 3 = 55) becomes one sketch point */
+     * [0, 60]): the middle level is the path nearest in cost to the
+     * median of the 12 paths, 6 down from the top: past 100, 60, the 2 of
+     * the box in [45, 60] and 45 (5), 1 into the 6 between 45 and 0, at
+     * 45 - 45 / 6 = 37.5: the path at 45; what lies between 100 and 45
+     * (the path at 60 and 2 of the 8: 3 paths, mean (60 + 105) / 3 = 55)
+     * becomes one sketch point */
     gap_set(&mine);
     plain_paths(&in, c60_45, 2);
     pathset_join(&mine, &in, RP_SELECT_REPR);

@@ -4,7 +4,17 @@
  * member holds the identical set; otherwise dissemination (send to me+2^d,
  * receive from me-2^d, mod n) and then (repr selection is not associative)
  * a broadcast of rank 0's set - and the broadcast of one set.  All traffic
- * uses the communicator's second shadow (`coll`), never a user tag. */
+ * uses the communicator's second shadow (`coll`), never a user tag.
+ *
+ * Dissemination's last round at n = 2^R' + m (0 < m < 2^R') would join a
+ * window of 2^R' members that overlaps the 2^R' a member already holds by
+ * 2^R' - m, counting their paths' weights twice (repr weights paths by how
+ * many they stand for).  So in that round each member instead receives the
+ * sets that cover exactly the m members it lacks: for each set bit 2^b of
+ * m, the set a member sent in round b (its window of 2^b), from the member
+ * just below the part already covered.  popcount(m) messages in the last
+ * round (one at n = 6, 10, 12 ...), the same number of rounds. */
+#include <stdlib.h>
 #include <string.h>
 #include <mpi.h>
 #include "core/counters.h"
@@ -57,9 +67,39 @@ void coll_exchange(rp_comm *c, int dst, int src)
     proto_join_buffer(rbuf, len, 0);
 }
 
-/* Rounds from_d, 2*from_d, ... of the all-to-all exchange (from_d = 1: all
- * of them), then the broadcast where one is needed. */
-void coll_allreduce_paths_from(rp_comm *c, int from_d)
+/* The sets this member sent in the dissemination rounds (snap[b]: round
+ * 2^b, its window of 2^b members), for the exact last round. */
+static uint8_t *snap[32];
+static uint32_t snap_len[32];
+
+/* Keep len bytes of buf as snapshot b; 0, or -1 without memory. */
+static int keep_snap(int b, const uint8_t *buf, uint32_t len)
+{
+    if (!snap[b] && !(snap[b] = malloc(g_st->max_wire))) {
+        rp_counters[RP_CNT_ALLOC_FAILURES]++;
+        return -1;
+    }
+    memcpy(snap[b], buf, len);
+    snap_len[b] = len;
+    return 0;
+}
+
+/* One dissemination round that also keeps what it sends as snapshot b. */
+static int exchange_snap(rp_comm *c, int dst, int src, int b)
+{
+    uint8_t *sbuf = proto_sendbuf(), *rbuf = proto_recvbuf();
+    MPI_Status st;
+    int len = 0;
+    size_t slen = pathset_encode(&g_st->ps, sbuf, g_st->max_wire);
+    int ok = keep_snap(b, sbuf, (uint32_t)slen) == 0;
+    PMPI_Sendrecv(sbuf, (int)slen, MPI_BYTE, dst, RP_TAG_COLL, rbuf, (int)g_st->max_wire,
+                  MPI_BYTE, src, RP_TAG_COLL, c->coll, &st);
+    PMPI_Get_count(&st, MPI_BYTE, &len);
+    proto_join_buffer(rbuf, len, 0);
+    return ok;
+}
+
+void coll_allreduce_paths_from(rp_comm *c, int from_d, const uint8_t *first, uint32_t first_len)
 {
     int n = c->size, me = c->rank;
     if ((n & (n - 1)) == 0) {
@@ -70,8 +110,38 @@ void coll_allreduce_paths_from(rp_comm *c, int from_d)
         for (int d = from_d; d < n; d <<= 1)
             coll_exchange(c, me ^ d, me ^ d);
     } else {
-        for (int d = from_d; d < n; d <<= 1)
-            coll_exchange(c, (me + d) % n, (me - d + n) % n);
+        int top = 1, b = 0, ok = 1;
+        while (top * 2 < n)
+            top *= 2;          /* the last round's distance: n = top + m */
+        if (from_d > 1)        /* round 1 ran overlapped: what it sent */
+            ok = first && keep_snap(0, first, first_len) == 0;
+        for (int d = 1; d < top; d <<= 1, b++)
+            if (d >= from_d)
+                ok &= exchange_snap(c, (me + d) % n, (me - d + n) % n, b);
+        /* the last round: exactly the m = n - top members not yet held.
+         * Every member decides the same way (ok is local, so all must
+         * take one path: a member short of memory still sends, from its
+         * current set, which then over-counts, but it never deadlocks) */
+        int m = n - top, off = 0;
+        for (int bit = 30; bit >= 0; bit--) {
+            if (!(m & (1 << bit)))
+                continue;
+            int dst = (me + top + off) % n, src = (me - top - off + 2 * n) % n;
+            uint8_t *rbuf = proto_recvbuf();
+            const uint8_t *sbuf = snap[bit];
+            uint32_t slen = snap_len[bit];
+            if (!ok || !sbuf) {   /* (no snapshot memory: counted) */
+                sbuf = proto_sendbuf();
+                slen = (uint32_t)pathset_encode(&g_st->ps, proto_sendbuf(), g_st->max_wire);
+            }
+            MPI_Status st;
+            int len = 0;
+            PMPI_Sendrecv(sbuf, (int)slen, MPI_BYTE, dst, RP_TAG_COLL, rbuf, (int)g_st->max_wire,
+                          MPI_BYTE, src, RP_TAG_COLL, c->coll, &st);
+            PMPI_Get_count(&st, MPI_BYTE, &len);
+            proto_join_buffer(rbuf, len, 0);
+            off += 1 << bit;
+        }
         if (g_st->cfg.select != RP_SELECT_TOPK)   /* not associative */
             coll_bcast_set(c, 0, 1);
     }
@@ -80,6 +150,6 @@ void coll_allreduce_paths_from(rp_comm *c, int from_d)
 
 void coll_allreduce_paths(rp_comm *c)
 {
-    coll_allreduce_paths_from(c, 1);
+    coll_allreduce_paths_from(c, 1, NULL, 0);
 }
 

@@ -17,8 +17,10 @@ void coll_bcast_set(rp_comm *c, int root, int replace);
  * (MPI_PROC_NULL: none). */
 void coll_exchange(rp_comm *c, int dst, int src);
 /* Rounds from_d, 2*from_d, ... of the all-to-all exchange, then the
- * broadcast where one is needed: every member ends with the same set. */
-void coll_allreduce_paths_from(rp_comm *c, int from_d);
+ * broadcast where one is needed: every member ends with the same set.
+ * from_d is 1, or 2 when round 1 ran overlapped with the user's call:
+ * first[0..first_len) is then the set this member sent in it. */
+void coll_allreduce_paths_from(rp_comm *c, int from_d, const uint8_t *first, uint32_t first_len);
 /* The whole path-allreduce (from_d = 1). */
 void coll_allreduce_paths(rp_comm *c);
 

@@ -125,6 +125,9 @@ static int pre_complete(rp_comm *c)
     return 1;
 }
 
+/* What this member sent in the overlapped first round (pre_complete). */
+static uint32_t pre_sent_len(void) { return pathset_wire_len(g_pre.sbuf); }
+
 static rp_comm *coll_comm(MPI_Comm comm)
 {
     rp_comm *c = comm_lookup(comm);
@@ -157,7 +160,7 @@ void rp_hook_coll_all(MPI_Comm comm)
     }
     rp_comm *c = coll_comm(comm);
     if (pre_complete(c))
-        coll_allreduce_paths_from(c, 2);
+        coll_allreduce_paths_from(c, 2, g_pre.sbuf, pre_sent_len());
     else if (!c || inter_join(c))
         return;
     else

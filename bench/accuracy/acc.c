@@ -7,7 +7,11 @@
  *                 neighbours on a ring (Irecv/Isend/Waitall);
  *        stencil2d the same on a 2-D torus of ranks (4 neighbours);
  *        master   rank 0 hands out work items to whoever asks
- *                 (MPI_ANY_SOURCE), the workers work and ask again.
+ *                 (MPI_ANY_SOURCE), the workers work and ask again;
+ *        halo3d   LULESH-like: ranks on a 3-D grid (not periodic), each
+ *                 exchanging with every neighbour of its 3x3x3 cube (up
+ *                 to 26), task times nearly equal (uniform, mean +-10 %),
+ *                 so a phase's paths have few distinct costs.
  * Task times are exponential with mean MEAN_US, slept (nanosleep), so the
  * program can oversubscribe the machine; each phase (STEPS steps) ends with
  * an MPI_Allreduce over MPI_COMM_WORLD.  The random stream depends on SEED
@@ -30,9 +34,11 @@ static double urand(void)
     return ((rng >> 11) + 0.5) / 9007199254740992.0;
 }
 
+static int flat;   /* halo3d: nearly equal task times */
+
 static void work(double mean_us)
 {
-    double us = -mean_us * log(urand());
+    double us = flat ? mean_us * (0.9 + 0.2 * urand()) : -mean_us * log(urand());
     struct timespec ts = {(time_t)(us / 1e6), (long)(fmod(us, 1e6) * 1e3)};
     while (nanosleep(&ts, &ts) != 0)
         ;
@@ -40,8 +46,8 @@ static void work(double mean_us)
 
 static void exchange(int n, const int *nb, int tag)
 {
-    MPI_Request rq[8];
-    int sbuf = 1, rbuf[4];
+    MPI_Request rq[52];
+    int sbuf = 1, rbuf[26];
     for (int i = 0; i < n; i++)
         MPI_Irecv(&rbuf[i], 1, MPI_INT, nb[i], tag, MPI_COMM_WORLD, &rq[i]);
     for (int i = 0; i < n; i++)
@@ -57,14 +63,14 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     if (argc != 6) {
         if (me == 0)
-            fprintf(stderr, "usage: acc halo1d|stencil2d|master PHASES STEPS MEAN_US SEED\n");
+            fprintf(stderr, "usage: acc halo1d|stencil2d|master|halo3d PHASES STEPS MEAN_US SEED\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     const char *shape = argv[1];
     int phases = atoi(argv[2]), steps = atoi(argv[3]);
     double mean = atof(argv[4]);
     rng = 0x9E3779B97F4A7C15ull * (uint64_t)(atoi(argv[5]) + 1) + (uint64_t)me * 7919u + 1;
-    int nb[4], nn = 0;
+    int nb[26], nn = 0;
     if (!strcmp(shape, "halo1d") && np > 1) {
         nb[nn++] = (me + np - 1) % np;
         nb[nn++] = (me + 1) % np;
@@ -79,6 +85,19 @@ int main(int argc, char **argv)
         nb[nn++] = y * px + (x + 1) % px;
         nb[nn++] = ((y + py - 1) % py) * px + x;
         nb[nn++] = ((y + 1) % py) * px + x;
+    } else if (!strcmp(shape, "halo3d") && np > 1) {
+        int d[3] = { 0, 0, 0 };
+        MPI_Dims_create(np, 3, d);
+        int c[3] = { me % d[0], me / d[0] % d[1], me / (d[0] * d[1]) };
+        flat = 1;
+        for (int dz = -1; dz <= 1; dz++)
+            for (int dy = -1; dy <= 1; dy++)
+                for (int dx = -1; dx <= 1; dx++) {
+                    int x = c[0] + dx, y = c[1] + dy, z = c[2] + dz;
+                    if ((dx || dy || dz) && x >= 0 && x < d[0] && y >= 0 && y < d[1] && z >= 0 &&
+                        z < d[2])
+                        nb[nn++] = (z * d[1] + y) * d[0] + x;
+                }
     }
     long sum = 0;
     for (int q = 0; q < phases; q++) {

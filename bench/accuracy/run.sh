@@ -14,7 +14,8 @@
 # per program, k and selection, the median over phases and the worst phase,
 # per middle level.  Accuracy does not depend on load: any machine will do.
 #
-# ACC_SEED (default 1) seeds the task times.  ACC_RUNS=N (default 1) repeats
+# ACC_SHAPES (default "halo1d stencil2d master"; also halo3d, LULESH-like:
+# acc.c) picks the programs.  ACC_SEED (default 1) seeds the task times.  ACC_RUNS=N (default 1) repeats
 # the whole suite with seeds ACC_SEED .. ACC_SEED+N-1 into OUT_DIR/run-SEED
 # and then pools every phase of every run (bench/accuracy/pool.py):
 # OUT_DIR/pooled.md.  One run is 21 phases a program, so its worst phase
@@ -48,7 +49,7 @@ fi
 {
 printf '| program | ranks | k | RP_SELECT | phases | paths a phase (median) | median error by level (%% of range) | worst phase by level |\n'
 printf '|---|---|---|---|---|---|---|---|\n'
-for shape in halo1d stencil2d master; do
+for shape in ${ACC_SHAPES:-halo1d stencil2d master}; do
   for np in ${ACC_RANKS:-8 16}; do
     for k in ${ACC_KS:-3 5 9}; do
       for sel in ${ACC_SELECTS:-paper repr}; do

@@ -53,18 +53,25 @@ void coll_bcast_set(rp_comm *c, int root, int replace)
         proto_join_buffer(buf, (int)len, replace);
 }
 
-void coll_exchange(rp_comm *c, int dst, int src)
+/* Send slen bytes of sbuf to dst and join the set that comes from src
+ * (MPI_PROC_NULL: none). */
+static void sendrecv_join(rp_comm *c, const uint8_t *sbuf, size_t slen, int dst, int src)
 {
-    uint8_t *sbuf = proto_sendbuf(), *rbuf = proto_recvbuf();
+    uint8_t *rbuf = proto_recvbuf();
     MPI_Status st;
     int len = 0;
-    size_t slen = pathset_encode(&g_st->ps, sbuf, g_st->max_wire);
     PMPI_Sendrecv(sbuf, (int)slen, MPI_BYTE, dst, RP_TAG_COLL, rbuf, (int)g_st->max_wire,
                   MPI_BYTE, src, RP_TAG_COLL, c->coll, &st);
     if (src == MPI_PROC_NULL)
         return;
     PMPI_Get_count(&st, MPI_BYTE, &len);
     proto_join_buffer(rbuf, len, 0);
+}
+
+void coll_exchange(rp_comm *c, int dst, int src)
+{
+    uint8_t *sbuf = proto_sendbuf();
+    sendrecv_join(c, sbuf, pathset_encode(&g_st->ps, sbuf, g_st->max_wire), dst, src);
 }
 
 /* The sets this member sent in the dissemination rounds (snap[b]: round
@@ -87,15 +94,10 @@ static int keep_snap(int b, const uint8_t *buf, uint32_t len)
 /* One dissemination round that also keeps what it sends as snapshot b. */
 static int exchange_snap(rp_comm *c, int dst, int src, int b)
 {
-    uint8_t *sbuf = proto_sendbuf(), *rbuf = proto_recvbuf();
-    MPI_Status st;
-    int len = 0;
+    uint8_t *sbuf = proto_sendbuf();
     size_t slen = pathset_encode(&g_st->ps, sbuf, g_st->max_wire);
     int ok = keep_snap(b, sbuf, (uint32_t)slen) == 0;
-    PMPI_Sendrecv(sbuf, (int)slen, MPI_BYTE, dst, RP_TAG_COLL, rbuf, (int)g_st->max_wire,
-                  MPI_BYTE, src, RP_TAG_COLL, c->coll, &st);
-    PMPI_Get_count(&st, MPI_BYTE, &len);
-    proto_join_buffer(rbuf, len, 0);
+    sendrecv_join(c, sbuf, slen, dst, src);
     return ok;
 }
 
@@ -127,19 +129,10 @@ void coll_allreduce_paths_from(rp_comm *c, int from_d, const uint8_t *first, uin
             if (!(m & (1 << bit)))
                 continue;
             int dst = (me + top + off) % n, src = (me - top - off + 2 * n) % n;
-            uint8_t *rbuf = proto_recvbuf();
-            const uint8_t *sbuf = snap[bit];
-            uint32_t slen = snap_len[bit];
-            if (!ok || !sbuf) {   /* (no snapshot memory: counted) */
-                sbuf = proto_sendbuf();
-                slen = (uint32_t)pathset_encode(&g_st->ps, proto_sendbuf(), g_st->max_wire);
-            }
-            MPI_Status st;
-            int len = 0;
-            PMPI_Sendrecv(sbuf, (int)slen, MPI_BYTE, dst, RP_TAG_COLL, rbuf, (int)g_st->max_wire,
-                          MPI_BYTE, src, RP_TAG_COLL, c->coll, &st);
-            PMPI_Get_count(&st, MPI_BYTE, &len);
-            proto_join_buffer(rbuf, len, 0);
+            if (ok && snap[bit])
+                sendrecv_join(c, snap[bit], snap_len[bit], dst, src);
+            else                  /* (no snapshot memory: counted) */
+                coll_exchange(c, dst, src);
             off += 1 << bit;
         }
         if (g_st->cfg.select != RP_SELECT_TOPK)   /* not associative */

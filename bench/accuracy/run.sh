@@ -15,8 +15,9 @@
 # per middle level.  Accuracy does not depend on load: any machine will do.
 #
 # ACC_SHAPES (default "halo1d stencil2d master"; also halo3d, LULESH-like:
-# acc.c) picks the programs.  ACC_SEED (default 1) seeds the task times.  ACC_RUNS=N (default 1) repeats
-# the whole suite with seeds ACC_SEED .. ACC_SEED+N-1 into OUT_DIR/run-SEED
+# acc.c) picks the programs.  ACC_SEED (default 1) seeds the task times.
+# ACC_RUNS=N (default 1) repeats the whole suite with seeds
+# ACC_SEED .. ACC_SEED+N-1 into OUT_DIR/run-SEED
 # and then pools every phase of every run (bench/accuracy/pool.py):
 # OUT_DIR/pooled.md.  One run is 21 phases a program, so its worst phase
 # and its medians move from run to run; doc/accuracy.md's tables pool 8.

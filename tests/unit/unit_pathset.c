@@ -628,13 +628,9 @@ static void check_join(const rp_pathset *before, const rp_pathset *in,
             CHECK_EQ(select_path_cmp(&after->p[j], out[j]), 0);
     }
     /* extremes survive: max of maxes, min of mins */
-    int64_t mx = before->p[0].cost_ns > in->p[0].cost_ns ? before->p[0].cost_ns
-                                                         : in->p[0].cost_ns;
-    int64_t a = before->p[before->n - 1].cost_ns, b = in->p[in->n - 1].cost_ns;
-    int64_t mn = a < b ? a : b;
-    CHECK_EQ(after->p[0].cost_ns, mx);
+    CHECK_EQ(after->p[0].cost_ns, mx_cost(before, in));
     if (after->k_cap >= 2)
-        CHECK_EQ(after->p[after->n - 1].cost_ns, mn);
+        CHECK_EQ(after->p[after->n - 1].cost_ns, mn_cost(before, in));
     /* no exact duplicates */
     for (uint32_t j = 1; j < after->n; j++)
         CHECK(select_path_cmp(&after->p[j - 1], &after->p[j]) < 0);

@@ -496,12 +496,59 @@ double oracle_slot_fraction(uint32_t j, uint32_t k)
     return k <= 1 ? 0.0 : (double)j / (double)(k - 1);
 }
 
-/* The k percentile costs of a phase's sink histogram. */
-static void percentiles(const dist *s, uint32_t k, double g, rp_pctphase *out)
+double oracle_rank_error(double pct, double lo, double hi)
+{
+    if (isnan(lo) || isnan(hi))
+        return NAN;
+    return pct < lo ? lo - pct : pct > hi ? pct - hi : 0.0;
+}
+
+/* Where the paths of cost c sit: the nearest bin of c that holds paths
+ * (ties: the higher), the count above it and its own count. */
+static void place(const dist *s, uint32_t top, uint32_t bot, double c, double g, double *above,
+                  double *here)
+{
+    double x = c / g - (double)s->lo;
+    int64_t b = (int64_t)llround(x);
+    /* within the rounding bound (and a bin) of an end: that end, as --check
+       takes the ends (an online end is exact; the grid moved the oracle's) */
+    double slack = g > 1 ? (double)s->chain / 2 + 1 : 0;
+    int near_top = x >= (double)top - slack, near_bot = x <= (double)bot + slack;
+    if (near_top && (!near_bot || (double)top - x <= x - (double)bot))
+        b = top;
+    else if (near_bot)
+        b = bot;
+    else if (b > (int64_t)top)
+        b = top;
+    else if (b < (int64_t)bot)
+        b = bot;
+    for (int64_t d = 0; s->h[b] <= 0; d++) {   /* top and bot hold paths */
+        if (b + d <= (int64_t)top && s->h[b + d] > 0) {
+            b += d;
+            break;
+        }
+        if (b - d >= (int64_t)bot && s->h[b - d] > 0) {
+            b -= d;
+            break;
+        }
+    }
+    double a = 0;
+    for (uint32_t i = top; i > (uint32_t)b; i--)
+        a += s->h[i];
+    *above = a;
+    *here = s->h[b];
+}
+
+/* The k percentile costs of a phase's sink histogram; probe (k costs or
+ * NULL) placed in it. */
+static void percentiles(const dist *s, uint32_t k, double g, const double *probe,
+                        rp_pctphase *out)
 {
     double tot = 0;
     uint32_t top = 0, bot = 0;
     int any = 0;
+    for (uint32_t j = 0; j < k; j++)
+        out->probe_lo_pct[j] = out->probe_hi_pct[j] = NAN;
     for (uint32_t i = s->n; i-- > 0;)
         if (s->h[i] > 0) {
             tot += s->h[i];
@@ -534,12 +581,27 @@ static void percentiles(const dist *s, uint32_t k, double g, rp_pctphase *out)
             }
         }
         out->exact_ns[j] = (double)(s->lo + at) * g;
+        if (probe && !isnan(probe[j])) {
+            double above, here;
+            place(s, top, bot, probe[j], g, &above, &here);
+            if (exact && tot <= 1) {   /* one path: it is every percentile */
+                out->probe_lo_pct[j] = 0;
+                out->probe_hi_pct[j] = 100;
+            } else if (exact) {        /* positions above .. above + here - 1 of 0 .. tot - 1 */
+                out->probe_hi_pct[j] = 100.0 * (1.0 - above / (tot - 1));
+                out->probe_lo_pct[j] = 100.0 * (1.0 - (above + here - 1) / (tot - 1));
+            } else {
+                out->probe_hi_pct[j] = 100.0 * (1.0 - above / tot);
+                out->probe_lo_pct[j] = 100.0 * (1.0 - (above + here) / tot);
+            }
+        }
     }
     out->bound_ns = g > 1 ? (double)s->chain * g / 2 : 0;
     out->ok = 1;
 }
 
-int oracle_percentiles(const rp_graph *g, uint32_t k, rp_pctphase **out, char *why, size_t nwhy)
+int oracle_percentiles(const rp_graph *g, uint32_t k, const double *probe_ns, rp_pctphase **out,
+                       char *why, size_t nwhy)
 {
     const rp_run *run = g->run;
     uint64_t nq = g->nphases;
@@ -550,6 +612,7 @@ int oracle_percentiles(const rp_graph *g, uint32_t k, rp_pctphase **out, char *w
     rp_pctphase *ph = calloc(nq ? nq : 1, sizeof *ph);
     dist *sinks = calloc(nq ? nq : 1, sizeof *sinks);
     int rc = -1;
+    uint32_t stride = k;   /* of probe_ns */
     if (k > 64)
         k = 64;
     if (!t || !ph || !sinks || idtab_init(&o.sidx, 1024) != 0 || idtab_init(&o.cidx, 256) != 0 ||
@@ -587,7 +650,7 @@ int oracle_percentiles(const rp_graph *g, uint32_t k, rp_pctphase **out, char *w
     }
     for (uint64_t q = 0; q < nq; q++)
         if (sinks[q].n)
-            percentiles(&sinks[q], k, ph[q].grid_ns, &ph[q]);
+            percentiles(&sinks[q], k, ph[q].grid_ns, probe_ns ? probe_ns + q * stride : NULL, &ph[q]);
     *out = ph;
     ph = NULL;
     rc = 0;

@@ -15,7 +15,15 @@
  * Percentile q of N paths, sorted by cost descending: the cost at 0-based
  * position (1 - q/100) (N - 1), rounded to the nearest position (100 % is
  * the longest path, 0 % the shortest).  The online selection targets the
- * same positions. */
+ * same positions.
+ *
+ * A cost can also be placed in the distribution (probe_ns): the range of
+ * percentiles [lo_pct, hi_pct] that the paths of that cost occupy, in the
+ * same convention (position p of N is percentile 100 (1 - p/(N-1))).  That
+ * is where an online path really sits: its error in percentile points
+ * (rank_error) is 0 when the level lies inside the range, else the
+ * distance to it.  Unlike the cost error it does not blow up where a
+ * phase's costs have a gap (two groups of paths, a level between them). */
 #ifndef RP_ORACLE_H
 #define RP_ORACLE_H
 
@@ -33,13 +41,24 @@ typedef struct rp_pctphase {
     double   log2_paths;      /* log2 of the number of source-to-sink paths */
     double   grid_ns;         /* g */
     double   bound_ns;        /* rounding bound on exact_ns[] */
+    double   probe_lo_pct[64], probe_hi_pct[64];   /* [j]: where probe j sits (NAN: no probe) */
 } rp_pctphase;
 
 /* Per phase of g's graph (built by graph_build, not stuck): out[q] for
- * q < g->nphases (caller frees *out).  0, -1 on ENOMEM (errno set), 1 if
- * the graph has a part the oracle cannot evaluate (message printed in
- * why[], out untouched). */
-int oracle_percentiles(const rp_graph *g, uint32_t k, rp_pctphase **out, char *why, size_t nwhy);
+ * q < g->nphases (caller frees *out).  probe_ns, if not NULL, holds
+ * [nphases * k] costs (NAN: none) placed in phase q's distribution as
+ * probe_lo_pct/probe_hi_pct[j]: a cost is put in the nearest grid bin that
+ * holds a path (with a grid of 1 ns, the exact set of paths of that cost),
+ * or, within the rounding bound and a bin of the longest or shortest, in
+ * that end's bin (the online ends are exact; the grid moved the oracle's).
+ * 0, -1 on ENOMEM (errno set), 1 if the graph has a part the oracle cannot
+ * evaluate (message printed in why[], out untouched). */
+int oracle_percentiles(const rp_graph *g, uint32_t k, const double *probe_ns, rp_pctphase **out,
+                       char *why, size_t nwhy);
+
+/* Percentile points between level pct and the range [lo, hi] (0 inside,
+ * NAN if the range is NAN). */
+double oracle_rank_error(double pct, double lo, double hi);
 
 /* Percentile fraction from the top for slot j of k (0 for j = 0, 1 for k-1). */
 double oracle_slot_fraction(uint32_t j, uint32_t k);

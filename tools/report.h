@@ -68,9 +68,15 @@ double report_percentile(uint32_t j, uint32_t k);
 const char *report_level_label(const rp_profile *p, uint32_t j, char *buf, size_t n);
 /* Level j's error measured by the accuracy benchmark for this selection
  * rule and k (doc/accuracy.md): the largest per-program median and the
- * worst phase, % of a phase's longest - shortest.  1, or 0 if not measured
- * (the exact ends, topk, other k). */
-int report_level_error(const rp_profile *p, uint32_t j, double *median, double *worst);
+ * worst phase, of the cost error (% of a phase's longest - shortest) and
+ * of the rank error (percentile points between the level and where the
+ * path sits among all paths).  1, or 0 if not measured (the exact ends,
+ * topk, other k). */
+typedef struct rp_level_error {
+    double median, worst;             /* cost error, % of the range */
+    double rank_median, rank_worst;   /* rank error, percentile points */
+} rp_level_error;
+int report_level_error(const rp_profile *p, uint32_t j, rp_level_error *e);
 /* Innermost frame of a symbol (the one whose line the time is on). */
 const rp_pframe *report_leaf_frame(const rp_profile *p, uint32_t sym);
 

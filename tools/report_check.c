@@ -69,6 +69,7 @@ typedef struct tpct {
     rp_pctphase *ph;        /* [nphases] */
     double      *online;    /* [n * k]: online cost of level j in compared phase i */
     double      *med, *worst;   /* [k]: |error| % of the range */
+    double      *rmed, *rworst; /* [k]: rank error, percentile points (oracle.h) */
     double       bound_pct, mean_log2;
     uint64_t     incons;    /* phases whose oracle ends disagree with the walk */
 } tpct;
@@ -80,6 +81,8 @@ static void tpct_free(tpct *t)
     free(t->online);
     free(t->med);
     free(t->worst);
+    free(t->rmed);
+    free(t->rworst);
 }
 
 static double signed_err(const tpct *t, uint64_t i, uint32_t j)
@@ -89,26 +92,49 @@ static double signed_err(const tpct *t, uint64_t i, uint32_t j)
     return range > 0 ? 100.0 * (t->online[i * t->k + j] - p->exact_ns[j]) / range : 0.0;
 }
 
+static double rank_err(const tpct *t, uint64_t i, uint32_t j)
+{
+    const rp_pctphase *p = &t->ph[t->qs[i]];
+    return oracle_rank_error(select_percentile(j, t->k), p->probe_lo_pct[j], p->probe_hi_pct[j]);
+}
+
 /* 0, or -1 on ENOMEM (t->run = 0 and why[] say whether it ran). */
 static int compare_percentiles(const rp_graph *g, const rp_run *run, tpct *t)
 {
     memset(t, 0, sizeof *t);
     t->k = run->k > 64 ? 64 : run->k;
-    int rc = oracle_percentiles(g, t->k, &t->ph, t->why, sizeof t->why);
+    uint64_t nq = g->nphases;
+    uint32_t k = t->k;
+    /* the online cost of every level of every phase, placed by the oracle */
+    double *probe = malloc((nq ? nq : 1) * k * sizeof *probe);
+    if (!probe) {
+        snprintf(t->why, sizeof t->why, "out of memory");
+        return -1;
+    }
+    for (uint64_t q = 0; q < nq; q++)
+        for (uint32_t j = 0; j < k; j++) {
+            const rp_pathsum *s =
+                q < run->nphases && run_npaths(run, q)
+                    ? run_pathsum(run, q, run_level_path(run, q, j)) : NULL;
+            probe[q * k + j] = s ? (double)s->cost_ns : NAN;
+        }
+    int rc = oracle_percentiles(g, k, probe, &t->ph, t->why, sizeof t->why);
     if (rc != 0) {
+        free(probe);
         if (rc < 0)
             snprintf(t->why, sizeof t->why, "out of memory");
         return rc < 0 ? -1 : 0;
     }
-    uint64_t nq = g->nphases;
-    uint32_t k = t->k;
     t->qs = malloc((nq ? nq : 1) * sizeof *t->qs);
     t->online = malloc((nq ? nq : 1) * k * sizeof *t->online);
     t->med = calloc(k, sizeof *t->med);
     t->worst = calloc(k, sizeof *t->worst);
+    t->rmed = calloc(k, sizeof *t->rmed);
+    t->rworst = calloc(k, sizeof *t->rworst);
     double *e = malloc((nq ? nq : 1) * sizeof *e);
-    if (!t->qs || !t->online || !t->med || !t->worst || !e) {
+    if (!t->qs || !t->online || !t->med || !t->worst || !t->rmed || !t->rworst || !e) {
         free(e);
+        free(probe);
         snprintf(t->why, sizeof t->why, "out of memory");
         return -1;
     }
@@ -121,22 +147,26 @@ static int compare_percentiles(const rp_graph *g, const rp_run *run, tpct *t)
         if (fabs(p->longest_ns - (double)g->ph[q].longest_ns) > slack ||
             fabs(p->shortest_ns - (double)g->ph[q].shortest_ns) > slack)
             t->incons++;
-        for (uint32_t j = 0; j < k; j++) {
-            const rp_pathsum *s = run_pathsum(run, q, run_level_path(run, q, j));
-            t->online[t->n * k + j] = s ? (double)s->cost_ns : NAN;
-        }
+        memcpy(&t->online[t->n * k], &probe[q * k], k * sizeof *probe);
         double range = p->longest_ns - p->shortest_ns;
         double rb = range > 0 ? 100.0 * p->bound_ns / range : 0.0;
         t->bound_pct = rb > t->bound_pct ? rb : t->bound_pct;
         lp += p->log2_paths;
         t->qs[t->n++] = q;
     }
+    free(probe);
     t->mean_log2 = t->n ? lp / (double)t->n : 0.0;
     for (uint32_t j = 0; j < k && t->n; j++) {
         for (uint64_t i = 0; i < t->n; i++)
             e[i] = fabs(signed_err(t, i, j));
         t->med[j] = median_of(e, t->n);
         t->worst[j] = e[t->n - 1];
+        uint64_t m = 0;
+        for (uint64_t i = 0; i < t->n; i++)
+            if (!isnan(rank_err(t, i, j)))
+                e[m++] = rank_err(t, i, j);
+        t->rmed[j] = m ? median_of(e, m) : NAN;
+        t->rworst[j] = m ? e[m - 1] : NAN;
     }
     free(e);
     t->run = 1;
@@ -159,17 +189,22 @@ static void text_percentiles(FILE *f, const tpct *t)
     fprintf(f, "percentiles of all paths (exact, by path counting over the task graph; %llu "
                "phase(s), median 2^%.1f paths a phase, rounding bound %.3g %% of a phase's "
                "range):\n", (unsigned long long)t->n, t->mean_log2, t->bound_pct);
-    fprintf(f, "%10s %18s %18s   %s\n", "percentile", "median_error_%", "worst_error_%",
-            "(online path vs exact percentile, % of the phase's longest - shortest)");
+    fputs("  (online path vs exact percentile. error: the cost difference, % of the phase's "
+          "longest - shortest;\n   rank: percentile points between the level and where the "
+          "online path sits among all paths)\n", f);
+    fprintf(f, "%10s %15s %15s %15s %15s\n", "percentile", "median_error_%", "worst_error_%",
+            "median_rank_pts", "worst_rank_pts");
     for (uint32_t j = 0; j < k && t->n; j++)
-        fprintf(f, "%10.1f %18.2f %18.2f   %s\n", select_percentile(j, k), t->med[j],
-                t->worst[j], j == 0 || j + 1 == k ? "exact by construction" : "estimate");
+        fprintf(f, "%10.1f %15.2f %15.2f %15.2f %15.2f   %s\n", select_percentile(j, k),
+                t->med[j], t->worst[j], t->rmed[j], t->rworst[j],
+                j == 0 || j + 1 == k ? "exact by construction" : "estimate");
     if (k < 3 || !t->n)
         return;
     fprintf(f, "per phase, each estimated level: online ms / exact ms / error (%% of the "
-               "phase's range; + = the online path is longer)\n%6s %10s", "phase", "paths");
+               "phase's range; + = the online path is longer) / rank error (percentile "
+               "points)\n%6s %10s", "phase", "paths");
     for (uint32_t j = 1; j + 1 < k; j++)
-        fprintf(f, " %26.1f%%", select_percentile(j, k));
+        fprintf(f, " %34.1f%%", select_percentile(j, k));
     fputc('\n', f);
     for (uint64_t i = 0; i < t->n; i++) {
         if (!shown(i, t->n, 1))
@@ -177,8 +212,8 @@ static void text_percentiles(FILE *f, const tpct *t)
         const rp_pctphase *p = &t->ph[t->qs[i]];
         fprintf(f, "%6llu   2^%-6.1f", (unsigned long long)t->qs[i], p->log2_paths);
         for (uint32_t j = 1; j + 1 < k; j++)
-            fprintf(f, " %9.3f / %7.3f / %+6.1f", ms((int64_t)t->online[i * k + j]),
-                    p->exact_ns[j] / 1e6, signed_err(t, i, j));
+            fprintf(f, " %9.3f / %7.3f / %+6.1f / %5.1f", ms((int64_t)t->online[i * k + j]),
+                    p->exact_ns[j] / 1e6, signed_err(t, i, j), rank_err(t, i, j));
         fputc('\n', f);
     }
 }
@@ -203,6 +238,10 @@ static void json_percentiles(FILE *f, const tpct *t)
         jnum(f, t->med[j]);
         fputs(",\"worst_error_pct\":", f);
         jnum(f, t->worst[j]);
+        fputs(",\"median_rank_error_pts\":", f);
+        jnum(f, t->rmed[j]);
+        fputs(",\"worst_rank_error_pts\":", f);
+        jnum(f, t->rworst[j]);
         fputc('}', f);
     }
     fputs("],\"by_phase\":[", f);
@@ -224,6 +263,12 @@ static void json_percentiles(FILE *f, const tpct *t)
             jsec(f, p->exact_ns[j]);
             fputs(",\"error_pct\":", f);
             jnum(f, signed_err(t, i, j));
+            fputs(",\"online_percentile_low\":", f);
+            jnum(f, p->probe_lo_pct[j]);
+            fputs(",\"online_percentile_high\":", f);
+            jnum(f, p->probe_hi_pct[j]);
+            fputs(",\"rank_error_pts\":", f);
+            jnum(f, rank_err(t, i, j));
             fputc('}', f);
         }
         fputs("]}", f);

@@ -64,15 +64,19 @@
         (cmax > 0 ? Math.round(300 * p.cost_seconds / cmax) : 0) + 'px'})])]));
   });
   // the accuracy benchmark's measured error of the estimated levels (doc/accuracy.md)
-  var emed = 0, ewst = 0;
+  var emed = 0, ewst = 0, rmed = 0, rwst = 0;
   D.paths.forEach(function (p) {
     if (p.measured_median_error_pct != null) {
       emed = Math.max(emed, p.measured_median_error_pct);
       ewst = Math.max(ewst, p.measured_worst_error_pct);
+      rmed = Math.max(rmed, p.measured_median_rank_error_pts);
+      rwst = Math.max(rwst, p.measured_worst_rank_error_pts);
     }
   });
   var enote = emed > 0 ? 'The middle levels estimate percentiles of all paths of each phase; measured error at k=' + k +
-    ' (doc/accuracy.md): median ≤ ' + fx(emed, 1) + '% of a phase\'s longest − shortest, worst phase ' + fx(ewst, 1) + '%. ' : '';
+    ' (doc/accuracy.md): median ≤ ' + fx(emed, 1) + '% of a phase\'s longest − shortest, worst phase ' + fx(ewst, 1) +
+    '%; as a rank, a path sits within ' + fx(rmed, 1) + ' percentile points of its level (median), ' + fx(rwst, 1) +
+    ' in the worst phase. ' : '';
   section('distribution', 'Path-length distribution (task time along each path, summed over phases)',
     [dt, el('p', {'class': 'note', id: 'accuracy-note', text: enote +
       'The 0% path computes less than the critical path: its ranks wait, or have less work. ' +

@@ -191,12 +191,16 @@ int report_json(FILE *f, const rp_profile *p, const rp_report_opts *o)
         jstr(f, report_level_label(p, j, lb, sizeof lb));
         fprintf(f, ", \"exact\": %s", j == 0 || j + 1 == p->k ? "true" : "false");
         /* the accuracy benchmark's measured error of this level, or null */
-        double em, ew;
-        if (report_level_error(p, j, &em, &ew))
-            fprintf(f, ", \"measured_median_error_pct\": %.1f, \"measured_worst_error_pct\": %.1f",
-                    em, ew);
+        rp_level_error le;
+        if (report_level_error(p, j, &le))
+            fprintf(f, ", \"measured_median_error_pct\": %.1f, \"measured_worst_error_pct\": %.1f"
+                       ", \"measured_median_rank_error_pts\": %.1f"
+                       ", \"measured_worst_rank_error_pts\": %.1f",
+                    le.median, le.worst, le.rank_median, le.rank_worst);
         else
-            fputs(", \"measured_median_error_pct\": null, \"measured_worst_error_pct\": null", f);
+            fputs(", \"measured_median_error_pct\": null, \"measured_worst_error_pct\": null"
+                  ", \"measured_median_rank_error_pts\": null"
+                  ", \"measured_worst_rank_error_pts\": null", f);
         fputs(", \"pct_of_wall\": ", f);
         jnum(f, p->wall_ns > 0 ? 100.0 * (double)cost / (double)p->wall_ns : 0.0);
         fputs(", \"phase_min_seconds\": ", f);

@@ -144,18 +144,22 @@ static void distribution(FILE *f, const rp_profile *p)
                        : "the middle levels estimate\n  percentiles of all paths of each "
                          "phase (`rp-report --check` on a trace-mode run measures their error\n"
                          "  for your program)");
-        double med, worst, mmax = 0, wmax = 0;
+        rp_level_error le, mx = {0, 0, 0, 0};
         int have = 0;
         for (uint32_t j = 1; j + 1 < p->k; j++)
-            if (report_level_error(p, j, &med, &worst)) {
+            if (report_level_error(p, j, &le)) {
                 have = 1;
-                mmax = med > mmax ? med : mmax;
-                wmax = worst > wmax ? worst : wmax;
+                mx.median = le.median > mx.median ? le.median : mx.median;
+                mx.worst = le.worst > mx.worst ? le.worst : mx.worst;
+                mx.rank_median = le.rank_median > mx.rank_median ? le.rank_median : mx.rank_median;
+                mx.rank_worst = le.rank_worst > mx.rank_worst ? le.rank_worst : mx.rank_worst;
             }
         if (have)
             fprintf(f, "  measured error of the estimates at k=%u (doc/accuracy.md, benchmark "
                        "programs): median <= %.1f %% of a\n  phase's longest - shortest, worst "
-                       "phase %.1f %%\n", p->k, mmax, wmax);
+                       "phase %.1f %%; as a rank, a path sits within %.1f percentile points of\n"
+                       "  its level (median), %.1f in the worst phase\n", p->k, mx.median,
+                    mx.worst, mx.rank_median, mx.rank_worst);
         else if (p->select != RP_SELECT_TOPK)
             fprintf(f, "  the estimates' error has not been measured at k=%u (doc/accuracy.md "
                        "has k = 3, 5, 9)\n", p->k);

@@ -10,7 +10,10 @@ table per selection: for each k and middle level, the median over programs
 of each program's median error (the range of those medians; the worst single
 phase of all), the mean signed error and how many phases were off by more
 than 10 % of their range.  Errors are |online - exact| as % of the phase's
-longest - shortest path (tools/oracle.c).
+longest - shortest path (tools/oracle.c).  The rank error is the distance,
+in percentile points, from the level to where the online path sits among
+all paths of its phase (the same statistics: median over programs of each
+program's median, their range, the worst phase).
 """
 import collections
 import glob
@@ -27,6 +30,7 @@ def main():
     report, runs = sys.argv[1], sys.argv[2:]
     err = collections.defaultdict(list)      # (sel, k, level, program) -> |errors|
     signed = collections.defaultdict(list)   # (sel, k, level) -> errors
+    rank = collections.defaultdict(list)     # (sel, k, level, program) -> rank errors
     bad = []
     for run in runs:
         for d in sorted(glob.glob(os.path.join(run, '*-*-*-*'))):
@@ -47,18 +51,27 @@ def main():
                         continue
                     err[(sel, int(k), q, shape + ranks)].append(abs(lv['error_pct']))
                     signed[(sel, int(k), q)].append(lv['error_pct'])
+                    if lv.get('rank_error_pts') is not None:
+                        rank[(sel, int(k), q, shape + ranks)].append(lv['rank_error_pts'])
     for sel in sorted({key[0] for key in err}):
         print('RP_SELECT=%s, %d run(s) pooled\n' % (sel, len(runs)))
-        print('| k | level | median (range; worst) | mean signed | phases > 10 % |')
-        print('|---|---|---|---|---|')
+        print('| k | level | median (range; worst) | mean signed | phases > 10 % '
+              '| rank error, points: median (range; worst) |')
+        print('|---|---|---|---|---|---|')
         for k in sorted({key[1] for key in err if key[0] == sel}):
             for q in sorted({key[2] for key in err if key[:2] == (sel, k)}, reverse=True):
                 progs = {key[3]: v for key, v in err.items() if key[:3] == (sel, k, q)}
                 meds = [statistics.median(v) for v in progs.values()]
                 every = [x for v in progs.values() for x in v]
-                print('| %d | %g %% | %.1f (%.1f-%.1f; worst %.1f) | %+.2f | %d of %d |' % (
+                rprogs = [v for key, v in rank.items() if key[:3] == (sel, k, q)]
+                rmeds = [statistics.median(v) for v in rprogs]
+                rtxt = ('%.1f (%.1f-%.1f; worst %.1f)' % (
+                    statistics.median(rmeds), min(rmeds), max(rmeds),
+                    max(x for v in rprogs for x in v)) if rmeds else 'n/a')
+                print('| %d | %g %% | %.1f (%.1f-%.1f; worst %.1f) | %+.2f | %d of %d | %s |' % (
                     k, q, statistics.median(meds), min(meds), max(meds), max(every),
-                    statistics.mean(signed[(sel, k, q)]), sum(x > 10 for x in every), len(every)))
+                    statistics.mean(signed[(sel, k, q)]), sum(x > 10 for x in every), len(every),
+                    rtxt))
         print()
         for k in sorted({key[1] for key in err if key[0] == sel}):
             q = max(key[2] for key in err if key[:2] == (sel, k))

@@ -55,12 +55,18 @@ assert p["consistent"] and p["phases"] == len(p["by_phase"]) > 0
 for l in p["levels"]:
     assert abs(l["median_error_pct"] - text[l["percentile"]]) < 0.01, (l, text)
     assert l["exact"] == (l["percentile"] in (0, 100))
+    assert 0 <= l["median_rank_error_pts"] <= l["worst_rank_error_pts"] <= 100, l
 for ph in p["by_phase"]:
     lv = ph["levels"]
     rng = lv[0]["exact_seconds"] - lv[-1]["exact_seconds"]
     for l in lv:
         e = 100 * (l["online_seconds"] - l["exact_seconds"]) / rng if rng > 0 else 0
         assert abs(e - l["error_pct"]) < 0.01, (ph["phase"], l)
+        # where the online path sits among all paths, and the rank error
+        lo, hi, r = l["online_percentile_low"], l["online_percentile_high"], l["rank_error_pts"]
+        assert 0 <= lo <= hi <= 100, (ph["phase"], l)
+        assert abs(r - max(0, lo - l["percentile"], l["percentile"] - hi)) < 1e-3, (ph["phase"], l)
+        assert l["percentile"] not in (0, 100) or r == 0, (ph["phase"], l)
 ' "$(echo "$out" | awk '/^percentiles of all paths/ { on = 1; next } on && /^ *[0-9.]+ +[0-9.]+ +[0-9.]+ /')"; then
         rp_fail "$what: rp-report --check --format json disagrees with the table or itself"
         return
@@ -74,6 +80,9 @@ for p in d["paths"]:
     e = p["measured_median_error_pct"]
     assert (e is None) == p["exact"], p
     assert e is None or 0 < e <= p["measured_worst_error_pct"], p
+    r = p["measured_median_rank_error_pts"]
+    assert (r is None) == p["exact"], p
+    assert r is None or 0 < r <= p["measured_worst_rank_error_pts"], p
 ' || ! "$RP_BINDIR/rp-report" "$RP_DIR" 2>/dev/null | grep -q "measured error of the estimates at k=5"; then
         rp_fail "$what: the report does not state the measured error of its estimates"
         return

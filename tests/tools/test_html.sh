@@ -72,8 +72,11 @@ for n in ("prof", "trace"):
           f"{n}: each level says what it is (exact / estimated) as in the JSON: {levels}")
     meds = [p["measured_median_error_pct"] for p in j["paths"] if p["measured_median_error_pct"] is not None]
     note = re.search(r'<p[^>]*id="accuracy-note"[^>]*>([^<]*)</p>', dom)
-    check(note is not None and (("median ≤ %.1f%%" % max(meds)) in note.group(1) if meds
-                                else "measured error" not in note.group(1)),
+    rmeds = [p["measured_median_rank_error_pts"] for p in j["paths"]
+             if p["measured_median_rank_error_pts"] is not None]
+    check(note is not None and (("median ≤ %.1f%%" % max(meds)) in note.group(1) and
+                                ("within %.1f percentile points" % max(rmeds)) in note.group(1)
+                                if meds else "measured error" not in note.group(1)),
           f"{n}: the distribution states the measured error of its estimates as the JSON does")
     check(count(dom, r'<li class="warn">') == len(j["warnings"]),
           f"{n}: {len(j['warnings'])} warnings listed")

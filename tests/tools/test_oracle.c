@@ -6,7 +6,9 @@
  * later one) and the phase-ending one.  Costs are small integers of ns, so the
  * oracle's grid is 1 ns and its answer must be exact: equal, not close.
  * The same program checks the ends against the longest/shortest path walk
- * (paths.c) it is built on. */
+ * (paths.c) it is built on, and the placement of a cost among all paths
+ * (probe_ns: the percentile range its paths occupy, the rank error) against
+ * the brute-force positions. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,9 +179,15 @@ static void one_case(int trial)
     rp_pctphase *ph = NULL;
     char why[200];
     for (uint32_t k = 1; k <= 9; k += 2) {
-        CHECK(oracle_percentiles(&g, k, &ph, why, sizeof why) == 0);
         vec all = paths_to(0, E - 1);
         qsort(all.v, all.n, sizeof *all.v, cmp_desc);
+        /* probes: costs of real paths, and costs between or beyond them */
+        double probe[9];
+        for (uint32_t j = 0; j < k; j++)
+            probe[j] = rnd(3) ? (double)all.v[rnd((uint32_t)all.n)]
+                              : (double)(all.v[all.n - 1] - 3 + (int64_t)rnd((uint32_t)(
+                                    all.v[0] - all.v[all.n - 1] + 7)));
+        CHECK(oracle_percentiles(&g, k, probe, &ph, why, sizeof why) == 0);
         CHECK(ph[0].ok);
         CHECK(ph[0].grid_ns == 1 && ph[0].bound_ns == 0);
         CHECK(fabs(ph[0].log2_paths - log2((double)all.n)) < 1e-9);
@@ -192,6 +200,36 @@ static void one_case(int trial)
                         "(%zu paths)\n", trial, R, E, k, j, ph[0].exact_ns[j],
                         (long long)all.v[pos], all.n);
             CHECK(ph[0].exact_ns[j] == (double)all.v[pos]);
+            /* brute force placement: the nearest cost that paths have (ties: the
+               higher), then the first and last position of that cost */
+            int64_t best = all.v[0];
+            for (size_t i = 0; i < all.n; i++) {
+                double d = fabs((double)all.v[i] - probe[j]), db = fabs((double)best - probe[j]);
+                if (d < db || (d == db && all.v[i] > best))
+                    best = all.v[i];
+            }
+            size_t first = 0, last;
+            while (all.v[first] != best)
+                first++;
+            for (last = first; last + 1 < all.n && all.v[last + 1] == best; last++)
+                ;
+            double hi = all.n > 1 ? 100.0 * (1.0 - (double)first / (double)(all.n - 1)) : 100;
+            double lo = all.n > 1 ? 100.0 * (1.0 - (double)last / (double)(all.n - 1)) : 0;
+            CHECK(fabs(ph[0].probe_hi_pct[j] - hi) < 1e-9);
+            CHECK(fabs(ph[0].probe_lo_pct[j] - lo) < 1e-9);
+            /* the rank error: percentile points from the level's (continuous) position
+               f (N-1) to the nearest position of a path of that cost; at most half a
+               position's width when that range holds the level's rounded position */
+            double lv = 100.0 * (1.0 - oracle_slot_fraction(j, k));
+            double re = oracle_rank_error(lv, ph[0].probe_lo_pct[j], ph[0].probe_hi_pct[j]);
+            double fp = oracle_slot_fraction(j, k) * (double)(all.n - 1);
+            double d = fp < (double)first ? (double)first - fp
+                       : fp > (double)last ? fp - (double)last : 0.0;
+            double bf = all.n > 1 ? 100.0 * d / (double)(all.n - 1) : 0.0;
+            CHECK(fabs(re - bf) < 1e-6);
+            if (all.n > 1 && pos >= first && pos <= last)
+                CHECK(re <= 50.0 / (double)(all.n - 1) + 1e-9);
+            CHECK(re >= 0 && re <= 100);
         }
         free(all.v);
         free(ph);

@@ -146,22 +146,6 @@ static void select_k_sorted(rp_path **cand, uint32_t n, uint32_t k, rp_select_mo
             out[i] = cand[i];
         for (uint32_t i = 0; i < bottom; i++)
             out[top + i] = cand[n - bottom + i];
-    } else if (sel == RP_SELECT_REPR) {
-        /* weighted picks of a plain candidate list (no sketch): the
-         * runtime's join is pathset.c's join_weighted, which also keeps
-         * what it drops */
-        int64_t cost[n];
-        double w[n], nw[k];
-        uint32_t pick[k], m;
-        for (uint32_t i = 0; i < n; i++) {   /* (weights of one scale assumed) */
-            cost[i] = cand[i]->cost_ns;
-            w[i] = cand[i]->w;
-        }
-        select_weighted(cost, w, n, k, pick, nw, &m);
-        for (uint32_t j = 0; j < m; j++)
-            out[j] = cand[pick[j]];
-        *n_out = m;
-        return;
     } else if (k == 1) {
         out[0] = cand[0];
     } else {
@@ -297,66 +281,6 @@ static void level_indices(const double *w, uint32_t n, double tot, uint32_t k, d
         at[j] = i;
     }
     at[k - 1] = n ? n - 1 : 0;
-}
-
-void select_weighted(const int64_t *cost, const double *w, uint32_t n, uint32_t k,
-                     uint32_t *pick, double *new_w, uint32_t *m_out)
-{
-    if (n <= k) {
-        for (uint32_t i = 0; i < n; i++) {
-            pick[i] = i;
-            new_w[i] = w[i];
-        }
-        *m_out = n;
-        return;
-    }
-    double tot = 0;
-    for (uint32_t i = 0; i < n; i++)
-        tot += w[i];
-    uint32_t m = 0, at[k];
-    level_indices(w, n, tot, k, 0.0, at);   /* the join: weights, not whole paths */
-    for (uint32_t j = 0; j < k; j++)
-        if (m == 0 || pick[m - 1] != at[j])
-            pick[m++] = at[j];
-    select_spread(cost, w, n, pick, m, new_w);
-    *m_out = m;
-}
-
-void select_spread(const int64_t *cost, const double *w, uint32_t n, const uint32_t *keep,
-                   uint32_t m, double *kw)
-{
-    /* own weight, plus shares of the dropped ones between two kept; the
-     * running sums in locals (kw may alias nothing, but the compiler cannot
-     * know), added in the same order as ever, so the same bits */
-    double lo = w[keep[0]];
-    for (uint32_t i = 0; i < keep[0]; i++)   /* none before the first, normally */
-        lo += w[i];
-    for (uint32_t q = 0; q + 1 < m; q++) {
-        uint32_t a = keep[q], b = keep[q + 1];
-        double hi = w[b];
-        if (b > a + 1) {
-            double span = (double)(cost[a] - cost[b]);
-            if (span > 0) {
-                double inv = 1.0 / span;
-                for (uint32_t i = a + 1; i < b; i++) {
-                    double fa = (double)(cost[i] - cost[b]) * inv;
-                    lo += w[i] * fa;
-                    hi += w[i] * (1.0 - fa);
-                }
-            } else {   /* equal costs: half each */
-                for (uint32_t i = a + 1; i < b; i++) {
-                    double half = w[i] * 0.5;
-                    lo += half;
-                    hi += half;
-                }
-            }
-        }
-        kw[q] = lo;
-        lo = hi;
-    }
-    for (uint32_t i = keep[m - 1] + 1; i < n; i++)   /* after the last (k == 1: all) */
-        lo += w[i];
-    kw[m - 1] = lo;
 }
 
 void select_levels(const int64_t *cost, const double *w, uint32_t n, uint32_t k,

@@ -22,7 +22,11 @@ void select_repr_table(uint32_t k, uint16_t *tab);
 int select_path_cmp(const rp_path *a, const rp_path *b);
 
 /* Select from cand[0..n) (any order; the array is sorted in place and
- * exact duplicates removed) into out[0..*n_out), at most k, descending.
+ * exact duplicates removed) into out[0..*n_out), at most k, descending,
+ * by the unweighted rules: RP_SELECT_TOPK, or RP_SELECT_PAPER's evenly
+ * spaced indices.  RP_SELECT_REPR needs the paths' weights and the sets'
+ * sketch points, which a candidate list does not carry: pathset_join
+ * does it (join_weighted); here it picks as PAPER.
  * out[] entries point into cand's paths (no interval copies are made). */
 void select_k(rp_path **cand, uint32_t n, uint32_t k, rp_select_mode sel,
               rp_path **out, uint32_t *n_out);
@@ -40,27 +44,10 @@ double select_percentile(uint32_t j, uint32_t k);
  * the held path whose own percentile is nearest; ties to the lower index. */
 uint32_t select_nearest(uint32_t j, uint32_t k, uint32_t n);
 
-/* RP_SELECT=repr: from n candidates sorted by cost descending, candidate i
- * standing for w[i] paths (any common scale), pick at most k (indices
- * ascending, into pick[0..*m_out)) at evenly spaced weighted quantiles,
- * the first and the last always; new_w[q]: the weight pick q stands for
- * afterwards (dropped candidates' weight shared between their kept
- * neighbours by cost; the total is kept).  n <= k keeps all. */
-void select_weighted(const int64_t *cost, const double *w, uint32_t n, uint32_t k,
-                     uint32_t *pick, double *new_w, uint32_t *m_out);
-
 /* 2^x and log2(y) for path weights (y > 0; below 2^-1000: -1000): fast,
  * ~1e-9 relative, the same bits on every rank. */
 double select_exp2(double x);
 double select_log2(double y);
-
-/* The weights of the m candidates keep[] (ascending indices) kept of n
- * (sorted by cost, descending): each its own, plus the weight of every
- * dropped candidate between two kept ones split between them in proportion
- * to where its cost lies between theirs (total and mean kept); dropped
- * candidates before the first or after the last go to it.  kw[0..m). */
-void select_spread(const int64_t *cost, const double *w, uint32_t n, const uint32_t *keep,
-                   uint32_t m, double *kw);
 
 /* Which of n held paths (sorted descending) report level j of k shows
  * (map[j]): under repr path j when n == k (a weighted join places its k

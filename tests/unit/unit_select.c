@@ -211,7 +211,7 @@ static void test_deterministic_ties(void)
             }
             cand[i] = p;
         }
-        for (int sel = 0; sel < 2; sel++) {
+        for (int sel = 1; sel <= 2; sel++) {   /* topk, paper */
             uint32_t mref = 0, m = 0;
             shuffle(cand, n);
             select_k(cand, n, k, (rp_select_mode)sel, ref, &mref);
@@ -327,40 +327,12 @@ static void test_sorted_unique(void)
     CHECK(!select_sorted_unique(pl.p, 4));
 }
 
-/* RP_SELECT=repr: weighted quantiles, ends exact, weight kept and moved
- * to the kept neighbours by cost (select_weighted), and the report's level
- * map by weight (select_levels). */
-static void test_weighted(void)
+/* The report's level map (select_levels): by weight under RP_SELECT=repr
+ * (the runtime's weighted join is pathset.c's, tested in unit_pathset). */
+static void test_levels(void)
 {
-    /* equal weights: positions of W j/(k-1) among 10 */
-    int64_t c10[10] = {10, 9, 8, 7, 6, 5, 4, 3, 2, 1};
-    double one[10] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
-    uint32_t pick[5], m;
-    double nw[5];
-    select_weighted(c10, one, 10, 5, pick, nw, &m);
-    CHECK_EQ(m, 5);
-    CHECK(pick[0] == 0 && pick[1] == 2 && pick[2] == 5 && pick[3] == 7 && pick[4] == 9);
-    double tot = 0;
-    for (uint32_t q = 0; q < m; q++)
-        tot += nw[q];
-    CHECK(fabs(tot - 10.0) < 1e-12);
-    /* one heavy candidate (1024 paths) pulls the median to it, where the
-     * paper's rule would take index 2 of 5 */
     int64_t c5[5] = {10, 6, 5, 4, 1};
     double w5[5] = {1, 1024, 1, 1, 1};
-    select_weighted(c5, w5, 5, 3, pick, nw, &m);
-    CHECK(m == 3 && pick[0] == 0 && pick[1] == 1 && pick[2] == 4);
-    CHECK(select_repr_index(1, 3, 5) == 2);
-    /* dropped 5 and 4 lie 0.8 and 0.6 of the way from 1 to 6 */
-    CHECK(fabs(nw[0] - 1.0) < 1e-12);
-    CHECK(fabs(nw[1] - 1025.4) < 1e-9);
-    CHECK(fabs(nw[2] - 1.6) < 1e-12);
-    /* k = 1: one pick, all the weight */
-    select_weighted(c5, w5, 5, 1, pick, nw, &m);
-    CHECK(m == 1 && pick[0] == 0 && fabs(nw[0] - 1028.0) < 1e-9);
-    /* n <= k: all kept, weights unchanged */
-    select_weighted(c5, w5, 5, 5, pick, nw, &m);
-    CHECK(m == 5 && nw[1] == 1024.0);
     /* the report's levels: by weight under repr, by position otherwise */
     uint32_t map[7];
     select_levels(c5, w5, 5, 5, RP_SELECT_REPR, 0.0, map);   /* k held: one each */
@@ -425,7 +397,7 @@ static void test_weighted(void)
 
 int main(void)
 {
-    test_weighted();
+    test_levels();
     test_sorted_unique();
     test_repr_index_hand();
     test_repr_index_props();

@@ -146,3 +146,12 @@ void coll_allreduce_paths(rp_comm *c)
     coll_allreduce_paths_from(c, 1, NULL, 0);
 }
 
+int coll_all_equal(rp_comm *c, uint64_t v)
+{
+    /* the largest v and the largest -v (the smallest), in one call */
+    long long mine[2] = { (long long)v, -(long long)v }, all[2];
+    if (!c || PMPI_Allreduce(mine, all, 2, MPI_LONG_LONG, MPI_MAX, c->coll) != MPI_SUCCESS)
+        return 1;
+    return all[0] == -all[1];
+}
+

@@ -23,5 +23,9 @@ void coll_exchange(rp_comm *c, int dst, int src);
 void coll_allreduce_paths_from(rp_comm *c, int from_d, const uint8_t *first, uint32_t first_len);
 /* The whole path-allreduce (from_d = 1). */
 void coll_allreduce_paths(rp_comm *c);
+/* 1 if every member of c passes the same v (collective over c->coll), 0
+ * if not; 1 also if the check itself fails (MPI errors on the shadows are
+ * fatal unless the user changed the handler: nothing to decide then). */
+int coll_all_equal(rp_comm *c, uint64_t v);
 
 #endif

@@ -158,7 +158,16 @@ void rp_finish(void)
 {
     /* The caller did rp_enter: the last task ended at MPI_Finalize entry. */
     rp_rt.finalize_ns = rp_rt.mpi_enter_ns;
-    coll_allreduce_paths(comm_world());
+    /* Under MPI_THREAD_MULTIPLE (local paths) a world collective called
+     * from another thread ends no phase on its rank, so the ranks' phase
+     * numbers can part; their last phases are then different stretches of
+     * time, and joining them would splice one rank's timeline onto
+     * another's (a "longest path" longer than the run).  Then each rank
+     * keeps its own, and says so. */
+    if (!rp_rt.local_paths || coll_all_equal(comm_world(), rp_rt.nphases))
+        coll_allreduce_paths(comm_world());
+    else
+        rp_counters[RP_CNT_PHASES_MISALIGNED] = 1;
     rp_mode->coll(comm_world(), RP_COLL_ALL, -1, 1);
     rp_phase_end();
     if (rp_rt.cfg.period_us)

@@ -31,6 +31,8 @@ def main():
     ap.add_argument("--overflow", action="store_true")
     ap.add_argument("--local-only", type=int,
                     help="expected ranks_paths_local_only (ranks without path exchange)")
+    ap.add_argument("--misaligned", type=int,
+                    help="expected ranks_phases_misaligned (ranks whose phase count differed)")
     a = ap.parse_args()
     with open(a.report) as f:
         d = json.load(f)
@@ -69,6 +71,9 @@ def main():
             fail("thread_samples != charged + rank_only: %r" % c)
     if a.main_fn and secs(crit.get("top", []), a.main_fn) <= 0:
         fail("%s (MPI thread) is not on the 100 %% path: %r" % (a.main_fn, crit.get("top")))
+    if a.misaligned is not None and c.get("ranks_phases_misaligned", 0) != a.misaligned:
+        fail("ranks_phases_misaligned = %r, expected %d"
+             % (c.get("ranks_phases_misaligned", 0), a.misaligned))
     if a.local_only is not None and c.get("ranks_paths_local_only", 0) != a.local_only:
         fail("ranks_paths_local_only = %r, expected %d"
              % (c.get("ranks_paths_local_only", 0), a.local_only))

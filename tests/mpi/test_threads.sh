@@ -11,7 +11,10 @@
 # overflow and still exit cleanly.  Under the default RP_MULTIPLE=local every
 # rank must report ranks_paths_local_only; with RP_MULTIPLE=main (the full
 # exchange) none.  The cross runs pair a worker's send with the peer's main
-# thread and a barrier of main and worker threads: no hang under the default.
+# thread and a barrier of main and worker threads: no hang under the default;
+# the barrier ends a phase only on the ranks whose main thread called it, so
+# every rank must report ranks_phases_misaligned there (and then the report's
+# paths are one rank's timeline: the critical path no longer than the run).
 if [ -z "${BASH_VERSION:-}" ]; then exec bash "$0" "$@"; fi
 . "$(dirname "$0")/mpirun.sh"
 
@@ -22,9 +25,9 @@ ITERS=40
 NT=2
 
 mt_case() { # NP NET [SETTING [CROSS]]
-    local np=$1 net=$2 setting=${3:-} cross=${4:-0} ref out local_min=$1
+    local np=$1 net=$2 setting=${3:-} cross=${4:-0} ref out local_min=$1 mis=0
     local what="mpi_threads np=$np $net${setting:+ $setting}"
-    [ "$cross" = 1 ] && what="$what cross"
+    [ "$cross" = 1 ] && what="$what cross" && mis=$1
     [ "$setting" = RP_MULTIPLE=main ] && local_min=0
     rp_run "$np" "$net" -- "$P" $ITERS $NT 1 "$cross"
     rp_expect_rc0 "$what (without profiler)" || return
@@ -46,7 +49,7 @@ mt_case() { # NP NET [SETTING [CROSS]]
     rp_check_report "$what: report" --ranks "$np" --k 5 --clean-counters || return
     if out=$("$PYTHON" "$RP_TESTS_SRC/mpi/check_threads.py" "$RP_JSON" --ranks "$np" \
         --level $MULTIPLE --overflow --other-calls-min $((np * NT * ITERS * 2)) \
-        --local-only "$local_min" 2>&1); then
+        --local-only "$local_min" --misaligned "$mis" 2>&1); then
         echo "$out" | sed 's/^/  /'
         rp_pass "$what: no hang, identical output, other-thread calls counted"
     else

@@ -18,12 +18,21 @@ nbc_case() { # NP NET [VAR=VAL ...]
     local what="nbc paths np=$np $net${*:+ $*}" mode=prof a
     for a in "$@"; do case $a in RP_MODE=*) mode=${a#RP_MODE=} ;; esac; done
     local p100=$(awk -v n="$np" 'BEGIN { printf "%.4f", 3 * (0.010 * n + 0.005) }')
-    local p0=0.0300
+    local p0=0.0300 rel=0.05
     [ "$np" = 1 ] && p0=$p100
+    # MPICH's progress polls without yielding: with more ranks than cores the
+    # ranks spinning in the Test loop preempt the others, and time a rank is
+    # preempted outside MPI is task time (wall clock), so the paths grow past
+    # the analytic ones (+17-19 % at 4 ranks over UCX on a 2-core VM, CI
+    # 2026-11-26).  A missing or doubled join is still 2-4x off.
+    if [ "$RP_MPI_FLAVOR" = mpich ] && [ "$np" -gt "$(nproc 2>/dev/null || echo 1)" ]; then
+        rel=0.30
+        rp_note "  ($what: MPICH oversubscribed, tolerance 30 %)"
+    fi
     rp_prof "$np" "$net" "$@" -- "$PROG"
     rp_expect_report "$what" || return
     rp_check_report "$what" --ranks "$np" --phases 1 --k 5 --mode "$mode" \
-        --p100 "$p100" --p0 "$p0" --rel 0.05 --abs 0.015 --clean-counters
+        --p100 "$p100" --p0 "$p0" --rel "$rel" --abs 0.015 --clean-counters
 }
 rp_timed nbc_case 2 shm
 rp_timed nbc_case 3 shm

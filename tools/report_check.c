@@ -162,9 +162,11 @@ static int compare_percentiles(const rp_graph *g, const rp_run *run, tpct *t)
         t->med[j] = median_of(e, t->n);
         t->worst[j] = e[t->n - 1];
         uint64_t m = 0;
-        for (uint64_t i = 0; i < t->n; i++)
-            if (!isnan(rank_err(t, i, j)))
-                e[m++] = rank_err(t, i, j);
+        for (uint64_t i = 0; i < t->n; i++) {
+            double r = rank_err(t, i, j);
+            if (!isnan(r))
+                e[m++] = r;
+        }
         t->rmed[j] = m ? median_of(e, m) : NAN;
         t->rworst[j] = m ? e[m - 1] : NAN;
     }

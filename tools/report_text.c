@@ -15,6 +15,7 @@
 #include "report_ranks.h"
 #include "report_sites.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -149,10 +150,10 @@ static void distribution(FILE *f, const rp_profile *p)
         for (uint32_t j = 1; j + 1 < p->k; j++)
             if (report_level_error(p, j, &le)) {
                 have = 1;
-                mx.median = le.median > mx.median ? le.median : mx.median;
-                mx.worst = le.worst > mx.worst ? le.worst : mx.worst;
-                mx.rank_median = le.rank_median > mx.rank_median ? le.rank_median : mx.rank_median;
-                mx.rank_worst = le.rank_worst > mx.rank_worst ? le.rank_worst : mx.rank_worst;
+                mx.median = fmax(mx.median, le.median);
+                mx.worst = fmax(mx.worst, le.worst);
+                mx.rank_median = fmax(mx.rank_median, le.rank_median);
+                mx.rank_worst = fmax(mx.rank_worst, le.rank_worst);
             }
         if (have)
             fprintf(f, "  measured error of the estimates at k=%u (doc/accuracy.md, benchmark "

@@ -264,6 +264,22 @@ int pathset_wire_parse(const void *buf, size_t len, uint32_t k_cap, uint32_t iv_
         if (r == end)
             return -1;
         uint32_t m = *r;
+        if (m == 0 && (size_t)(end - r) >= 9) {
+            /* the usual entry, cost and weight only (as encode writes it
+             * short): the same checks as below, without the optional
+             * fields' copies (decode 37 -> 29 ns at k = 5 on the session-12 VM) */
+            uint32_t c32;
+            memcpy(&c32, r + 1, 4);
+            memcpy(&p->w, r + 5, 4);
+            r += 9;
+            if ((uint64_t)c32 > prev || !isfinite(p->w) || p->w < 0)
+                return -1;
+            prev = i ? prev - c32 : c32;
+            p->cost_ns = (int64_t)prev;
+            p->n_iv = p->flags = 0;
+            p->n_evicted = p->sampled_us = p->dropped_us = 0;
+            continue;
+        }
         /* one bounds check for the whole entry */
         size_t need = 1 + ((m & M_WIDE) ? 8 : 4) + opt_bytes[(m >> 1) & 31] + 4;
         if ((m & ~M_KNOWN) || (size_t)(end - r) < need)

@@ -8,12 +8,13 @@
  * Path j of phase q is the concatenation over its intervals of rank r's
  * tasks of phase q with low <= idx <= high.  Between two intervals on
  * different ranks the path moved by a message (the first task of the new
- * interval names the sender in msg_src) or by a collective. */
+ * interval names the sender in msg_src) or by a collective (set_via). */
 
 #define _GNU_SOURCE
 #include "paths.h"
 #include "merge.h"
 #include "core/select.h"
+#include "mpi/gen_fncoll.h"   /* rp_gen_coll_names */
 
 #include <errno.h>
 #include <stdlib.h>
@@ -220,19 +221,20 @@ const char *run_fn_name(const rp_run *run, uint32_t r, uint32_t fn)
     return "MPI_?";
 }
 
+static int cmp_name(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 int run_fn_global(const char *name)
 {
-    static const char *const g[] = {
-        "MPI_Init", "MPI_Init_thread", "MPI_Finalize", "MPI_Barrier", "MPI_Bcast",
-        "MPI_Reduce", "MPI_Allreduce", "MPI_Gather", "MPI_Gatherv", "MPI_Scatter",
-        "MPI_Scatterv", "MPI_Allgather", "MPI_Allgatherv", "MPI_Alltoall", "MPI_Alltoallv",
-        "MPI_Alltoallw", "MPI_Reduce_scatter", "MPI_Reduce_scatter_block", "MPI_Scan",
-        "MPI_Exscan", "MPI_Ibarrier", "MPI_Ibcast", "MPI_Ireduce", "MPI_Iallreduce",
-        "MPI_Igather", "MPI_Iscatter", "MPI_Iallgather", "MPI_Ialltoall"};
-    for (size_t i = 0; i < sizeof g / sizeof *g; i++)
-        if (!strcmp(name, g[i]))
-            return 1;
-    return 0;
+    /* MPI_Init and MPI_Finalize start and end every rank's paths; the
+     * collectives are the signature table's (gen_fncoll.h, sorted) */
+    if (!strcmp(name, "MPI_Init") || !strcmp(name, "MPI_Init_thread") ||
+        !strcmp(name, "MPI_Finalize"))
+        return 1;
+    return bsearch(&name, rp_gen_coll_names, sizeof rp_gen_coll_names / sizeof *rp_gen_coll_names,
+                   sizeof *rp_gen_coll_names, cmp_name) != NULL;
 }
 
 /* ---- path mode: reassembly ----------------------------------------------- */
@@ -281,7 +283,16 @@ static void phase_range(const rp_rankdata *d, uint64_t q, uint64_t *a, uint64_t 
     *b = lo;
 }
 
-/* How step st was reached from prev. */
+/* How step st was reached from prev.  Inside complete intervals a change
+ * of rank is always a join at st's first event (the path travelled in a
+ * message or a collective), never a gap: a message when it came from
+ * prev's rank (a task records the source of one message joined at its
+ * start: the one that brought the most critical path, else the first);
+ * a collective when the event is one, or when no message was joined there
+ * (a wait that completed a non-blocking collective); else a join whose
+ * kind the file does not record (a path other than the most critical one,
+ * at an event that joined several messages or a message and a
+ * collective). */
 static void set_via(const rp_run *run, const rp_step *prev, rp_step *st)
 {
     if (!prev) {
@@ -292,16 +303,17 @@ static void set_via(const rp_run *run, const rp_step *prev, rp_step *st)
         st->via = st->event == prev->event + 1 ? RP_VIA_SEQ : RP_VIA_GAP;
         return;
     }
-    if (st->task && st->task->msg_src == prev->rank) {
+    const rp_task *t = st->task;
+    if (!t) {
+        st->via = RP_VIA_GAP;
+    } else if (t->msg_src == prev->rank) {
         st->via = RP_VIA_MSG;
-        st->bytes = st->task->msg_bytes;
-        return;
-    }
-    if (st->task && run_fn_global(run_fn_name(run, st->rank, st->task->start_fn))) {
+        st->bytes = t->msg_bytes;
+    } else if (t->msg_src == RP_NO_RANK || run_fn_global(run_fn_name(run, st->rank, t->start_fn))) {
         st->via = RP_VIA_COLL;
-        return;
+    } else {
+        st->via = RP_VIA_JOIN;
     }
-    st->via = RP_VIA_GAP;
 }
 
 int run_fullpath(const rp_run *run, uint64_t q, uint32_t j, rp_fullpath *out)

@@ -24,7 +24,9 @@ enum {
     RP_VIA_SEQ = 1,    /* next task on the same rank */
     RP_VIA_MSG = 2,    /* a message from the previous step's rank (bytes) */
     RP_VIA_COLL = 3,   /* a collective joined the two ranks */
-    RP_VIA_GAP = 4     /* unknown: data missing between the two */
+    RP_VIA_GAP = 4,    /* unknown: data missing between the two */
+    RP_VIA_JOIN = 5    /* joined at the step's first event, by a collective or a
+                          message the file does not name (paths.c set_via) */
 };
 
 typedef struct rp_step {
@@ -99,7 +101,9 @@ void fullpath_free(rp_fullpath *p);
 /* Name of an MPI function id of rank r ("MPI_?" if unknown). */
 const char *run_fn_name(const rp_run *run, uint32_t r, uint32_t fn);
 /* 1 if the vertex of this MPI function is shared by all ranks in the
- * assignment's graph (MPI_Init, MPI_Finalize, collectives): rank -1. */
+ * assignment's graph: rank -1.  MPI_Init, MPI_Finalize and every collective
+ * of the signature table (blocking, non-blocking, neighbourhood,
+ * MPI_Win_fence). */
 int  run_fn_global(const char *name);
 
 /* ---- the views (report_critpath.c, report_dot.c; --check: report_check.h) --------------- */

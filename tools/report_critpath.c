@@ -129,7 +129,8 @@ int report_critpath_digits(FILE *f, const rp_run *run, uint32_t digits)
                 if (st->via == RP_VIA_MSG) {
                     fprintf(f, "%u\n", st->bytes);
                     vertex(f, step_fn(run, st, 0), st->rank);
-                } else if (st->via == RP_VIA_GAP) {
+                } else if (st->via == RP_VIA_GAP) {   /* (COLL, and JOIN, which at k = 1
+                                                          * is a collective: no edge) */
                     gaps++;
                     /* keep vertices and edges alternating: the missing
                      * stretch shows as a 0 edge */
@@ -286,6 +287,9 @@ int report_paths_text(FILE *f, const rp_run *run, uint32_t max_steps, uint32_t m
                              p.steps[i - 1].rank);
                 else if (st->via == RP_VIA_COLL && i > 0)
                     snprintf(via, sizeof via, "  <- collective from %u", p.steps[i - 1].rank);
+                else if (st->via == RP_VIA_JOIN && i > 0)
+                    snprintf(via, sizeof via, "  <- joined from %u (collective or message)",
+                             p.steps[i - 1].rank);
                 else if (st->via == RP_VIA_GAP)
                     snprintf(via, sizeof via, "  <- (gap: tasks missing)");
                 const char *a = st->task ? run_fn_name(run, st->rank, st->task->start_fn) : "?";

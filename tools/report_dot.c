@@ -265,7 +265,8 @@ static int dot_paths(FILE *f, const dot_src *src)
                         vadd(&vs, b, lnb, lb);
                         continue;
                     }
-                    if (i > 0 && (st->via == RP_VIA_MSG || st->via == RP_VIA_GAP)) {
+                    if (i > 0 && (st->via == RP_VIA_MSG || st->via == RP_VIA_GAP ||
+                                  st->via == RP_VIA_JOIN)) {
                         char c[64], lc[300];
                         int64_t lnc;
                         end_vertex(run, &p, i - 1, c, sizeof c, lc, sizeof lc, &lnc);
@@ -273,6 +274,9 @@ static int dot_paths(FILE *f, const dot_src *src)
                         if (st->via == RP_VIA_MSG)
                             fprintf(f, "  %s -> %s [label=\"(%u)\", style=dashed, color=%s];\n",
                                     c, a, st->bytes, col);
+                        else if (st->via == RP_VIA_JOIN)   /* collective or message */
+                            fprintf(f, "  %s -> %s [label=\"join\", style=dashed, color=%s];\n",
+                                    c, a, col);
                         else
                             fprintf(f, "  %s -> %s [label=\"?\", style=dotted, color=%s];\n", c,
                                     a, col);

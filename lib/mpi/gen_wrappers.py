@@ -2,8 +2,11 @@
 """Generate rpprof's MPI wrapper layer from lib/mpi/mpi_functions.def.
 
 Usage: gen_wrappers.py TABLE OUT_DIR
-Writes OUT_DIR/gen_fnids.h (an id per wrapped function) and OUT_DIR/gen_wrap.c
-(the name table and every wrapper whose KIND is not 'custom').  Each wrapper
+Writes OUT_DIR/gen_fnids.h (an id per wrapped function), OUT_DIR/gen_wrap.c
+(the name table and every wrapper whose KIND is not 'custom') and
+OUT_DIR/gen_fncoll.h (the names of the collective calls, for the tools: a
+rank file names its events, and the reports give a collective rank -1 and
+read a path's move between ranks there as a collective).  Each wrapper
 is a thin adapter: it brackets the PMPI call with rp_enter/rp_leave and calls
 the hook of its kind (lib/mpi/hooks.h); the path logic lives in the hooks.
 """
@@ -14,6 +17,10 @@ KINDS = {"event", "send", "isend", "recv", "irecv", "psend_init", "precv_init",
          "coll_all", "coll_in", "coll_out", "coll_scan", "comm_new",
          "comm_free", "custom", "nbc_all", "nbc_in", "nbc_out", "nbc_scan",
          "neighbor", "nbc_neighbor", "win_new", "win_free", "win_fence", "local"}
+# Kinds at which every member of a communicator (or of a neighbourhood, or
+# of a window's group) joins the others: the tools' "collective" events.
+COLLECTIVE = {"coll_all", "coll_in", "coll_out", "coll_scan", "nbc_all", "nbc_in", "nbc_out",
+              "nbc_scan", "neighbor", "nbc_neighbor", "win_fence"}
 LINE = re.compile(r"^(\w+)\s+(MPI_\w+)\s*\((.*)\)\s*$")
 
 
@@ -168,6 +175,15 @@ def main():
         for _, name, _, _ in funcs:
             h.write("    RP_FN_%s,\n" % name)
         h.write("    RP_FN__COUNT\n};\n#endif\n")
+    coll = sorted(name for kind, name, _, _ in funcs if kind in COLLECTIVE)
+    with open(out + "/gen_fncoll.h", "w") as h:
+        h.write(banner)
+        h.write("#ifndef RP_GEN_FNCOLL_H\n#define RP_GEN_FNCOLL_H\n")
+        h.write("/* Collective calls (kinds %s), sorted by name. */\n" % ", ".join(sorted(COLLECTIVE)))
+        h.write("static const char *const rp_gen_coll_names[] = {\n")
+        for name in coll:
+            h.write('    "%s",\n' % name)
+        h.write("};\n#endif\n")
     with open(out + "/gen_wrap.c", "w") as c:
         c.write(banner)
         c.write('#include <mpi.h>\n#include "mpi/hooks.h"\n\n')

@@ -46,4 +46,19 @@ else
     rp_fail "nbc trace: rp-report --check failed"
     rp_show check "$RP_RUNDIR/check"
 fi
+# path mode: a path that moves between ranks where a wait completes a
+# non-blocking collective moved through that collective; with complete
+# summaries nothing is a gap (tools/paths.c set_via; before: 18 gaps at 3
+# ranks, IMB-NBC in path mode alike)
+if rp_prof 3 shm RP_MODE=path -- "$PROG" && rp_expect_report "nbc path mode"; then
+    "$RP_BINDIR/rp-report" "$RP_DIR" >"$RP_RUNDIR/paths.txt" 2>&1
+    gaps=$(grep -c "gap: tasks missing" "$RP_RUNDIR/paths.txt")
+    colls=$(grep -c "<- collective from" "$RP_RUNDIR/paths.txt")
+    if [ "$gaps" = 0 ] && [ "$colls" -gt 0 ]; then
+        rp_pass "nbc path mode: $colls moves through collectives, no gap"
+    else
+        rp_fail "nbc path mode: $gaps gap(s), $colls collective move(s)"
+        rp_show paths "$RP_RUNDIR/paths.txt"
+    fi
+fi
 rp_finish

@@ -36,7 +36,7 @@ static rp_pathsum *sums;
 static uint32_t   n_sums, cap_sums;
 static rp_edge   *edges;
 static uint64_t   n_edges, cap_edges;
-static uint64_t   eager_tasks, alloc_failures;
+static uint64_t   eager_tasks, alloc_failures, paths_overflowed;
 static rp_state  *g_st;               /* pathmode_init */
 static int        g_trace;            /* 1: trace mode, 0: path mode */
 
@@ -312,6 +312,10 @@ static void pathmode_phase_end(uint64_t phase, const uint8_t *near)
         s->n_evicted = ps->p[j].n_evicted;
         s->lw = (float)(select_log2(ps->p[j].w) + ps->wexp);   /* weight 0: -1000 + wexp */
         s->covered_ns = !g_trace && (s->flags & RP_PATH_OVERFLOW) ? covered_get(&ps->p[j]) : -1;
+        /* every rank holds the same paths: rank 0 counts them (visible
+         * loss: every report view warns) */
+        if (!g_trace && g_st->rank == 0 && (s->flags & RP_PATH_OVERFLOW))
+            paths_overflowed++;
         /* Every rank holds the same intervals; two copies (first and last
          * rank) are enough for the tools and survive one lost rank file. */
         int keep_iv = g_st->rank == 0 || g_st->rank + 1 == g_st->nranks;
@@ -345,6 +349,7 @@ static void pathmode_export(struct rp_rankdata *d)
     d->edges = edges;
     rp_counters[RP_CNT_TASKS_EAGER] = eager_tasks;
     rp_counters[RP_CNT_ALLOC_FAILURES] = alloc_failures;
+    rp_counters[RP_CNT_PATHS_OVERFLOWED] = paths_overflowed;
 }
 
 static const rp_msg_observer path_msgs = { 0, pathmode_event, pathmode_msg_joined };

@@ -78,7 +78,12 @@ path_case() { # NP MUST_PARTIAL PROG ARGS...
         ! echo "$out" | grep -q 'FAIL' &&
         echo "$out" | awk '/PARTIAL \(summary/ { n++; if ($5 != "0.000" || $8 + 0 <= 0) bad++ }
                           END { exit !(n > 0 && bad == 0) }' &&
-        "$RP_BINDIR/rp-report" "$RP_DIR" 2>/dev/null | grep -q 'tail not rebuilt: '; then
+        "$RP_BINDIR/rp-report" "$RP_DIR" 2>/dev/null | grep -q 'tail not rebuilt: ' &&
+        # ... and every view warns with the loss counter, one per overflowed path
+        n_over=$(echo "$out" | grep -o '[0-9]* path(s) overflowed' | cut -d' ' -f1) &&
+        "$RP_BINDIR/rp-report" "$RP_DIR" 2>/dev/null | grep -q "warning: paths_summary_full = $n_over " &&
+        "$RP_BINDIR/rp-report" --format json "$RP_DIR" 2>/dev/null |
+            grep -q "\"counter\": *\"paths_summary_full\", *\"value\": *$n_over"; then
         rp_pass "$what: $(echo "$out" | grep -o '[0-9]* path(s) overflowed.*' | cut -c1-40)..., $(echo "$out" | grep -o 'the tails after it, .*' | cut -d, -f2)"
     else
         rp_fail "$what: PARTIAL status not as documented"

@@ -18,14 +18,18 @@
 #include <string.h>
 #include "idtab.h"
 
-/* ---- histograms: bin i of d stands for cost (lo + i) * g; count h[i] * 2^ex */
+/* ---- histograms: bin i of d stands for cost base + i * g ns; count h[i] * 2^ex.
+ * base is exact: a task adds its cost to it, without rounding.  Only a join
+ * of two histograms whose bases differ by other than a multiple of g puts
+ * the shifted side's costs on the other's grid, each moved by at most g/2;
+ * `rounds` counts those moves along the worst path (the rounding bound). */
 
 typedef struct dist {
-    int64_t  lo;
+    int64_t  base;
     uint32_t n;
     int32_t  ex;
     double  *h;
-    int64_t  chain;      /* most tasks on one path reaching here (rounding bound) */
+    int64_t  rounds;     /* most grid roundings on one path reaching here */
 } dist;
 
 static void dist_free(dist *d)
@@ -57,32 +61,35 @@ static int dist_copy(dist *dst, const dist *src)
     return 0;
 }
 
-/* dst += src (any ranges, any scales). */
-static int dist_add(dist *dst, const dist *src)
+/* dst += src (any ranges, any scales), on a grid of g ns: the result's
+ * base is the lower one; the other side's bins move to the nearest bin. */
+static int dist_add(dist *dst, const dist *src, int64_t g)
 {
     if (!src->n)
         return 0;
     if (!dst->n)
         return dist_copy(dst, src);
-    int64_t lo = dst->lo < src->lo ? dst->lo : src->lo;
-    int64_t hi = dst->lo + dst->n > src->lo + src->n ? dst->lo + dst->n : src->lo + src->n;
+    int64_t base = dst->base < src->base ? dst->base : src->base;
+    int64_t dd = dst->base - base, ds = src->base - base;   /* >= 0 */
+    int64_t od = (dd + g / 2) / g, os = (ds + g / 2) / g;    /* in bins */
+    int64_t hi = od + dst->n > os + src->n ? od + dst->n : os + src->n;
     int32_t ex = dst->ex > src->ex ? dst->ex : src->ex;
-    if (lo != dst->lo || hi - lo != dst->n) {
-        double *h = calloc((size_t)(hi - lo), sizeof *h);
+    if (od != 0 || hi != dst->n) {
+        double *h = calloc((size_t)hi, sizeof *h);
         if (!h)
             return -1;
-        memcpy(h + (dst->lo - lo), dst->h, dst->n * sizeof *h);
+        memcpy(h + od, dst->h, dst->n * sizeof *h);
         free(dst->h);
         dst->h = h;
-        dst->lo = lo;
-        dst->n = (uint32_t)(hi - lo);
+        dst->n = (uint32_t)hi;
     }
+    dst->base = base;
     if (dst->ex != ex) {
         for (uint32_t i = 0; i < dst->n; i++)
             dst->h[i] = ldexp(dst->h[i], dst->ex - ex);
         dst->ex = ex;
     }
-    double *o = dst->h + (src->lo - dst->lo);
+    double *o = dst->h + os;
     for (uint32_t i = 0; i < src->n; i++)
         o[i] += ldexp(src->h[i], src->ex - ex);
     double mx = 0;
@@ -93,8 +100,8 @@ static int dist_add(dist *dst, const dist *src)
             dst->h[i] = ldexp(dst->h[i], -512);
         dst->ex += 512;
     }
-    if (src->chain > dst->chain)
-        dst->chain = src->chain;
+    int64_t rd = dst->rounds + (dd % g != 0), rs = src->rounds + (ds % g != 0);
+    dst->rounds = rd > rs ? rd : rs;
     return 0;
 }
 
@@ -365,6 +372,7 @@ static int finish(ostate *o, uint32_t r, orank *t, uint64_t e_end, rp_pctphase *
                   dist *sinks, uint64_t nq)
 {
     const rp_rankdata *d = &o->run->rd[r];
+    int64_t gq = grid_of(ph, t->phase, nq);
     dist base = {0}, msgs = {0};
     int replaced = 0, phase_end = 0;
     ocoll *pe_coll = NULL;
@@ -376,7 +384,7 @@ static int finish(ostate *o, uint32_t r, orank *t, uint64_t e_end, rp_pctphase *
             uint32_t s = src_find(o, ed->peer, ed->peer_event);
             if (s == UINT32_MAX)
                 continue;
-            if (dist_add(&msgs, &o->s[s].d) != 0)
+            if (dist_add(&msgs, &o->s[s].d, gq) != 0)
                 goto oom;
             src_used(o, s);
             continue;
@@ -390,7 +398,7 @@ static int finish(ostate *o, uint32_t r, orank *t, uint64_t e_end, rp_pctphase *
         if (c->kind == RP_COLL_ALL || (c->kind == RP_COLL_IN && r == c->root)) {
             if (!c->summed) {
                 for (uint32_t m = 0; m < c->nm; m++) {
-                    if (dist_add(&c->sum, &o->s[c->m[m].src].d) != 0)
+                    if (dist_add(&c->sum, &o->s[c->m[m].src].d, gq) != 0)
                         goto oom;
                     src_used(o, c->m[m].src);
                 }
@@ -399,7 +407,7 @@ static int finish(ostate *o, uint32_t r, orank *t, uint64_t e_end, rp_pctphase *
             /* blocking: the member's own path is in the sum; non-blocking
              * (a JOIN at completion): its own chain since the call is a
              * path of its own, beside the collective's */
-            if (dist_add(ed->part == RP_PART_BOTH ? &base : &msgs, &c->sum) != 0)
+            if (dist_add(ed->part == RP_PART_BOTH ? &base : &msgs, &c->sum, gq) != 0)
                 goto oom;
             replaced |= ed->part == RP_PART_BOTH;
             if (ed->phase_end) {
@@ -414,16 +422,16 @@ static int finish(ostate *o, uint32_t r, orank *t, uint64_t e_end, rp_pctphase *
             int scan_both = c->kind == RP_COLL_SCAN && ed->part == RP_PART_BOTH;
             for (uint32_t m = 0; m < c->nm; m++)
                 if (member_joined(c, &c->m[m], r, pos)) {
-                    if (dist_add(scan_both ? &base : &msgs, &o->s[c->m[m].src].d) != 0)
+                    if (dist_add(scan_both ? &base : &msgs, &o->s[c->m[m].src].d, gq) != 0)
                         goto oom;
                     src_used(o, c->m[m].src);
                 }
             replaced |= scan_both;
         }
     }
-    if (!replaced && dist_add(&base, &t->pre) != 0)
+    if (!replaced && dist_add(&base, &t->pre, gq) != 0)
         goto oom;
-    if (dist_add(&base, &msgs) != 0)
+    if (dist_add(&base, &msgs, gq) != 0)
         goto oom;
     dist_free(&msgs);
     dist_free(&t->pre);
@@ -442,7 +450,6 @@ static int finish(ostate *o, uint32_t r, orank *t, uint64_t e_end, rp_pctphase *
         dist_free(&t->cur);
         t->cur = base;
     }
-    (void)ph;
     return 0;
 oom:
     dist_free(&base);
@@ -464,13 +471,9 @@ static int advance(ostate *o, uint32_t r, orank *t, rp_pctphase *ph, dist *sinks
             e_end++;
         if (!t->arrived) {
             const rp_task *tk = graph_task(g, r, e);
-            int64_t gq = grid_of(ph, t->phase, nq);
-            int64_t c = tk ? tk->cost_ns : 0;
             if (dist_copy(&t->pre, &t->cur) != 0)
                 return -1;
-            t->pre.lo += (c + gq / 2) / gq;
-            if (tk)
-                t->pre.chain++;
+            t->pre.base += tk ? tk->cost_ns : 0;   /* exact: no rounding */
             t->arrived = 1;
             uint32_t s = src_find(o, r, e);
             if (s != UINT32_MAX && o->s[s].uses > 0) {
@@ -508,11 +511,11 @@ double oracle_rank_error(double pct, double lo, double hi)
 static void place(const dist *s, uint32_t top, uint32_t bot, double c, double g, double *above,
                   double *here)
 {
-    double x = c / g - (double)s->lo;
+    double x = (c - (double)s->base) / g;
     int64_t b = (int64_t)llround(x);
     /* within the rounding bound (and a bin) of an end: that end, as --check
        takes the ends (an online end is exact; the grid moved the oracle's) */
-    double slack = g > 1 ? (double)s->chain / 2 + 1 : 0;
+    double slack = g > 1 ? (double)s->rounds / 2 + 1 : 0;
     int near_top = x >= (double)top - slack, near_bot = x <= (double)bot + slack;
     if (near_top && (!near_bot || (double)top - x <= x - (double)bot))
         b = top;
@@ -560,8 +563,8 @@ static void percentiles(const dist *s, uint32_t k, double g, const double *probe
     if (!any)
         return;
     out->log2_paths = log2(tot) + s->ex;
-    out->longest_ns = (double)(s->lo + top) * g;
-    out->shortest_ns = (double)(s->lo + bot) * g;
+    out->longest_ns = (double)s->base + (double)top * g;
+    out->shortest_ns = (double)s->base + (double)bot * g;
     /* exact integer counts: nearest position; else continuous */
     int exact = s->ex == 0 && tot < 0x1p52;
     for (uint32_t j = 0; j < k; j++) {
@@ -580,7 +583,7 @@ static void percentiles(const dist *s, uint32_t k, double g, const double *probe
                 }
             }
         }
-        out->exact_ns[j] = (double)(s->lo + at) * g;
+        out->exact_ns[j] = (double)s->base + (double)at * g;
         if (probe && !isnan(probe[j])) {
             double above, here;
             place(s, top, bot, probe[j], g, &above, &here);
@@ -596,7 +599,7 @@ static void percentiles(const dist *s, uint32_t k, double g, const double *probe
             }
         }
     }
-    out->bound_ns = g > 1 ? (double)s->chain * g / 2 : 0;
+    out->bound_ns = g > 1 ? (double)s->rounds * g / 2 : 0;
     out->ok = 1;
 }
 
@@ -619,8 +622,13 @@ int oracle_percentiles(const rp_graph *g, uint32_t k, const double *probe_ns, rp
         scan_edges(&o) != 0)
         goto out;
     for (uint64_t q = 0; q < nq; q++) {
-        int64_t L = g->ph[q].longest_ns > 0 ? g->ph[q].longest_ns : 1;
-        ph[q].grid_ns = (double)((L + RP_ORACLE_BINS - 1) / RP_ORACLE_BINS);
+        /* the grid spans the phase's range, not its longest path: every
+         * vertex's paths reach the phase's end, so the costs of the paths
+         * reaching it spread over at most that range, and the bound below
+         * is in the unit the errors are measured in */
+        int64_t R = g->ph[q].longest_ns - g->ph[q].shortest_ns;
+        R = R > 0 ? R : 1;
+        ph[q].grid_ns = (double)((R + RP_ORACLE_BINS - 1) / RP_ORACLE_BINS);
         ph[q].k = k;
     }
     for (uint32_t r = 0; r < run->nranks; r++) {

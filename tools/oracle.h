@@ -7,10 +7,14 @@
  * cost at each of the k evenly spaced percentiles, by path counting over
  * the graph: every vertex carries the histogram of the costs of the paths
  * reaching it (a task shifts it, a join adds them).  Costs are kept on a
- * grid of g ns per phase (g = longest path / RP_ORACLE_BINS, at least
- * 1 ns), each task's cost rounded to the grid, so the result is exact for
- * the rounded graph and within `bound_ns` = (tasks on the longest chain) x
- * g/2 of the exact one; with g = 1 ns it is exact.
+ * grid of g ns per phase (g = the phase's longest - shortest path /
+ * RP_ORACLE_BINS, at least 1 ns: every vertex's paths reach the phase's
+ * end, so their costs spread over at most that range).  A histogram keeps
+ * the exact cost of its first bin, so a task shifts it exactly; a join of
+ * two histograms whose first bins are not a whole number of bins apart
+ * moves one side's paths to the nearest bin.  The result is within
+ * `bound_ns` = (most such moves on one path) x g/2 of the exact one; with
+ * g = 1 ns it is exact.
  *
  * Percentile q of N paths, sorted by cost descending: the cost at 0-based
  * position (1 - q/100) (N - 1), rounded to the nearest position (100 % is

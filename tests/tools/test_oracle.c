@@ -4,7 +4,10 @@
  * event: what wildcards produce), collectives over all ranks inside the
  * phase (blocking, and non-blocking: called at one event, completed at a
  * later one) and the phase-ending one.  Costs are small integers of ns, so the
- * oracle's grid is 1 ns and its answer must be exact: equal, not close.
+ * oracle's grid is 1 ns and its answer must be exact: equal, not close; then
+ * the same graphs with costs 10^5 times larger (and arbitrary low digits),
+ * where the grid is thousands of ns and every percentile must lie within
+ * the oracle's stated rounding bound of brute force.
  * The same program checks the ends against the longest/shortest path walk
  * (paths.c) it is built on, and the placement of a cost among all paths
  * (probe_ns: the percentile range its paths occupy, the rank error) against
@@ -104,7 +107,10 @@ static uint32_t rnd(uint32_t n)
     return (uint32_t)(rng % n);
 }
 
-static void one_case(int trial)
+/* scale 1: costs of 1-50 ns, a grid of 1 ns, exact answers.  Else costs
+ * of about scale x 1-50 ns with arbitrary low digits: a grid of many ns,
+ * and every percentile within the stated rounding bound of brute force. */
+static void one_case(int trial, int64_t scale)
 {
     R = 1 + rnd(MAXR);
     E = 4 + rnd(MAXE - 3);              /* events 0 .. E-1; E-1 ends the phase */
@@ -122,7 +128,7 @@ static void one_case(int trial)
     }
     for (uint32_t r = 0; r < R; r++)
         for (uint32_t e = 0; e < E; e++) {
-            cost[r][e] = e ? 1 + rnd(50) : 0;
+            cost[r][e] = e ? (1 + rnd(50)) * scale + (scale > 1 ? rnd((uint32_t)scale) : 0) : 0;
             msrc_r[r][e] = -1;
             if (e > 1 && e + 1 < E && !ncoll_at[e] && R > 1 && rnd(2)) {
                 uint32_t s = rnd(R), se = 1 + rnd(e - 1);
@@ -189,6 +195,28 @@ static void one_case(int trial)
                                     all.v[0] - all.v[all.n - 1] + 7)));
         CHECK(oracle_percentiles(&g, k, probe, &ph, why, sizeof why) == 0);
         CHECK(ph[0].ok);
+        if (scale > 1) {
+            /* each path's cost moved by at most bound_ns, so each order
+             * statistic too; the bound is a few grid steps, not the
+             * number of tasks times one (the grid follows the phase's
+             * range; a task shifts a histogram exactly) */
+            int64_t range = all.v[0] - all.v[all.n - 1];
+            CHECK(ph[0].grid_ns >= 1 && ph[0].grid_ns <= (double)range / RP_ORACLE_BINS + 1);
+            CHECK(ph[0].bound_ns <= (double)MAXE * MAXR * ph[0].grid_ns / 2);
+            for (uint32_t j = 0; j < k; j++) {
+                size_t pos = (size_t)nearbyint(oracle_slot_fraction(j, k) * (double)(all.n - 1));
+                if (fabs(ph[0].exact_ns[j] - (double)all.v[pos]) > ph[0].bound_ns + 1e-6)
+                    fprintf(stderr, "trial %d (grid %.0f ns) k=%u j=%u: oracle %.0f, brute force "
+                            "%lld, bound %.0f\n", trial, ph[0].grid_ns, k, j, ph[0].exact_ns[j],
+                            (long long)all.v[pos], ph[0].bound_ns);
+                CHECK(fabs(ph[0].exact_ns[j] - (double)all.v[pos]) <= ph[0].bound_ns + 1e-6);
+            }
+            CHECK(fabs(ph[0].longest_ns - (double)g.ph[0].longest_ns) <= ph[0].bound_ns + 1e-6);
+            CHECK(fabs(ph[0].shortest_ns - (double)g.ph[0].shortest_ns) <= ph[0].bound_ns + 1e-6);
+            free(all.v);
+            free(ph);
+            continue;
+        }
         CHECK(ph[0].grid_ns == 1 && ph[0].bound_ns == 0);
         CHECK(fabs(ph[0].log2_paths - log2((double)all.n)) < 1e-9);
         CHECK(ph[0].longest_ns == (double)g.ph[0].longest_ns);
@@ -244,6 +272,8 @@ static void one_case(int trial)
 int main(void)
 {
     for (int t = 0; t < 300; t++)
-        one_case(t);
+        one_case(t, 1);
+    for (int t = 0; t < 300; t++)
+        one_case(t, 100000);
     return unit_done("test_oracle");
 }

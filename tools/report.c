@@ -24,11 +24,11 @@ const char *report_level_label(const rp_profile *p, uint32_t j, char *buf, size_
     if (j + 1 == k)
         return "shortest, exact";
     if (p->select == RP_SELECT_TOPK) {
-        uint32_t top = (k + 1) / 2;
-        if (j < top)
-            snprintf(buf, n, "%u-th longest kept", j + 1);
-        else
-            snprintf(buf, n, "%u-th shortest kept", k - j);
+        uint32_t top = (k + 1) / 2, r = j < top ? j + 1 : k - j;
+        /* English ordinals: 2nd, 3rd, 4th, 11th-13th, 21st, 22nd, ... */
+        const char *suf = r % 100 >= 11 && r % 100 <= 13 ? "th"
+                        : r % 10 == 1 ? "st" : r % 10 == 2 ? "nd" : r % 10 == 3 ? "rd" : "th";
+        snprintf(buf, n, "%u%s %s kept", r, suf, j < top ? "longest" : "shortest");
         return buf;
     }
     return "estimated percentile";

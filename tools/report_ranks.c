@@ -51,8 +51,17 @@ int32_t ranks_load(const char *dir, uint32_t nranks, rp_rankrow **out)
             else if (!strncmp(ct->name, "main_thread_cpu_us", sizeof ct->name)) {
                 x->has_cpu = 1;
                 x->cpu_ns = (int64_t)ct->value * 1000;
-            } else if (!strncmp(ct->name, "main_thread_involuntary_switches", sizeof ct->name))
+            } else if (!strncmp(ct->name, "main_thread_involuntary_switches", sizeof ct->name)) {
                 x->invol_csw = ct->value;
+            } else if (!strncmp(ct->name, "task_time_ns", sizeof ct->name) && ct->value > 0 &&
+                       (int64_t)ct->value <= d.wall_ns + d.wall_ns / 100 + 1000000) {
+                /* exact: the rank measured every task; the rest of its
+                 * wall time was inside MPI (a partial file's tail may
+                 * pass its wall time by a little: clamped) */
+                x->exact = 1;
+                x->task_ns = (int64_t)ct->value < d.wall_ns ? (int64_t)ct->value : d.wall_ns;
+                x->mpi_ns = d.wall_ns - x->task_ns;
+            }
         }
         rpfile_free(&d);
     }
@@ -106,8 +115,18 @@ void ranks_text(FILE *f, const rp_rankrow *r, uint32_t n, uint32_t top)
         return;
     memcpy(s, r, n * sizeof *s);
     qsort(s, n, sizeof *s, by_task_desc);
-    fprintf(f, "\nPer rank (sampled: task = time outside MPI, MPI = time inside MPI calls, "
-               "waiting included)\n");
+    int exact = 1, any = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        exact &= r[i].exact;
+        any |= r[i].exact;
+    }
+    if (exact)
+        fprintf(f, "\nPer rank (exact, MPI_Init to MPI_Finalize: task = time outside MPI calls, "
+                   "MPI = time inside them, waiting included)\n");
+    else
+        fprintf(f, "\nPer rank (%s: task = time outside MPI, MPI = time inside MPI calls, "
+                   "waiting included; from samples, so short calls and tasks are mostly "
+                   "missed)\n", any ? "partly sampled" : "sampled");
     fprintf(f, "  %6s %-16s %10s %10s %7s %9s %10s %6s %9s\n", "rank", "host", "task [s]",
             "MPI [s]", "MPI %", "samples", "wall [s]", "CPU", "inv.sw");
     uint32_t head = 2 * top >= n ? n : top;
@@ -138,9 +157,10 @@ void ranks_json(FILE *f, const rp_rankrow *r, uint32_t n)
     for (uint32_t i = 0; i < n; i++)
     {
         fprintf(f, "%s{\"rank\": %u, \"task_seconds\": %.9g, \"mpi_seconds\": %.9g, "
-                   "\"samples\": %llu, \"wall_seconds\": %.9g",
+                   "\"times\": \"%s\", \"samples\": %llu, \"wall_seconds\": %.9g",
                 i ? ", " : "", r[i].rank, secs(r[i].task_ns), secs(r[i].mpi_ns),
-                (unsigned long long)r[i].samples, secs(r[i].wall_ns));
+                r[i].exact ? "exact" : "sampled", (unsigned long long)r[i].samples,
+                secs(r[i].wall_ns));
         if (r[i].has_cpu)
             fprintf(f, ", \"cpu_seconds\": %.9g, \"involuntary_switches\": %llu, "
                        "\"descheduled\": %s",

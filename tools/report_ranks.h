@@ -11,8 +11,12 @@ typedef struct rp_rankrow {
     uint32_t rank;
     char     host[64];
     int64_t  wall_ns;      /* MPI_Init return .. MPI_Finalize entry */
-    int64_t  task_ns;      /* sampled time outside MPI (column RP_MET_RANK) */
-    int64_t  mpi_ns;       /* sampled time inside MPI (column RP_MET_MPI) */
+    /* exact (counter task_time_ns: the sum of the rank's task costs; MPI =
+     * wall - task) when the file has it, else the sampled columns
+     * RP_MET_RANK and RP_MET_MPI (files before session 12) */
+    int      exact;
+    int64_t  task_ns;      /* time outside MPI event calls */
+    int64_t  mpi_ns;       /* time inside them, waiting included */
     uint64_t samples;      /* the rank's "samples" counter (task and MPI) */
     int      has_cpu;      /* the rank file has the two counters below */
     int64_t  cpu_ns;       /* main_thread_cpu_us: CPU time of the MPI thread */

@@ -60,6 +60,10 @@ typedef struct rp_state {
      * with in_mpi > 0, before it calls sample_task_end); MPI samples weigh
      * now - max(previous sample, mpi_enter_ns).  Added by sample.c. */
     int64_t    mpi_enter_ns;
+    /* Sum of this rank's task costs (every event's, MPI_Init's return to
+     * MPI_Finalize's entry): its exact time outside MPI event calls; the
+     * rest of its wall time is inside them (counter task_time_ns). */
+    int64_t    task_total_ns;
     /* 1 while the sampler's timer runs RP_MPI_BACKOFF times slower because
      * the current event call was sampled waiting (issue 16: a waiting rank
      * needs no sample a period).  Set by the handler; the wrapper's return

@@ -49,6 +49,7 @@ static inline void rp_enter(int fn)
     if (cost < 0)
         cost = 0;
     pathset_add_cost(&rp_rt.ps, cost);
+    rp_rt.task_total_ns += cost;
     rp_mode->task_end(fn, cost);
     /* A long phase never reaches the phase-end checkpoint: write one here
      * (issue 13; one compare on every event). */

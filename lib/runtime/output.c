@@ -345,6 +345,7 @@ int output_write_rank(int final)
             (uint64_t)ru.ru_stime.tv_sec * 1000000u + (uint64_t)ru.ru_stime.tv_usec;
         rp_counters[RP_CNT_INVOL_CSW] = (uint64_t)ru.ru_nivcsw;
     }
+    rp_counters[RP_CNT_TASK_NS] = rp_rt.task_total_ns > 0 ? (uint64_t)rp_rt.task_total_ns : 0;
     rp_counters[RP_CNT_CHECKPOINTS] = rp_fault_cnt.checkpoints + (final ? 0 : 1);
     rp_counters[RP_CNT_CHECKPOINT_FAILURES] = rp_fault_cnt.checkpoint_failures;
     rp_counters[RP_CNT_TAIL_LOST] = final ? 0 : 1;

@@ -68,6 +68,20 @@ def main():
             print("CHECK FAILED " + e)
         return 1
 
+    # the per-rank table's times are exact (counter task_time_ns): task and
+    # MPI time add up to the rank's wall time, neither negative
+    for r in doc.get("per_rank", []):
+        if r.get("times") != "exact":
+            fail("rank %s: per-rank times %r, not exact" % (r.get("rank"), r.get("times")))
+        elif (r["task_seconds"] < 0 or r["mpi_seconds"] < 0 or
+              abs(r["task_seconds"] + r["mpi_seconds"] - r["wall_seconds"]) > 1e-6):
+            fail("rank %s: task %.9f + MPI %.9f s != wall %.9f s" %
+                 (r.get("rank"), r["task_seconds"], r["mpi_seconds"], r["wall_seconds"]))
+    if errors:
+        for e in errors:
+            print("CHECK FAILED " + e)
+        return 1
+
     paths = doc["paths"]
     k = doc["k"]
     if not isinstance(paths, list) or not paths:

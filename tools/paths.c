@@ -14,7 +14,7 @@
 #include "paths.h"
 #include "merge.h"
 #include "core/select.h"
-#include "mpi/gen_fncoll.h"   /* rp_gen_coll_names */
+#include "gen_fncoll.h"   /* rp_gen_coll_names (generated from the signature table) */
 
 #include <errno.h>
 #include <stdlib.h>

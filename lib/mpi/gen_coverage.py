@@ -31,6 +31,7 @@ KIND = {
     "win_new": "event; the window gets a shadow (one duplicate of `comm`, made here: creation is collective)",
     "win_free": "event; the window's shadow is freed",
     "win_fence": "event; **all join all** over the window's group (path-allreduce on its shadow); a window whose creation was not seen passes through (counted, one warning); never ends a phase",
+    "rma_sync": "event; no path exchange: the ordering it imposes between ranks is not followed (counted: `rma_sync_unfollowed`, warned in every report view)",
     "local": "not an event: local MPI time (RMA data movement; its request, if any, is an ordinary untracked one)",
 }
 CUSTOM = {

@@ -98,6 +98,8 @@ def body(kind, name, fparams):
     comm = "PMPI_Comm_f2c(*comm)"
     if kind == "event":
         return ["    rp_enter(%s);" % fid, call, "    rp_leave();"]
+    if kind == "rma_sync":
+        return ["    rp_enter(%s);" % fid, call, "    rp_hook_rma_sync();", "    rp_leave();"]
     if kind in ("send", "isend"):
         # The path-set goes before the payload, as in the C wrappers.
         need(args, name, "count", "datatype", "dest", "tag", "comm")

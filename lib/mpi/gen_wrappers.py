@@ -17,7 +17,7 @@ import sys
 KINDS = {"event", "send", "isend", "recv", "irecv", "psend_init", "precv_init",
          "coll_all", "coll_in", "coll_out", "coll_scan", "comm_new",
          "comm_free", "custom", "nbc_all", "nbc_in", "nbc_out", "nbc_scan",
-         "neighbor", "nbc_neighbor", "win_new", "win_free", "win_fence", "local"}
+         "neighbor", "nbc_neighbor", "win_new", "win_free", "win_fence", "rma_sync", "local"}
 # Kinds at which every member of a communicator (or of a neighbourhood, or
 # of a window's group) joins the others: the tools' "collective" events.
 COLLECTIVE = {"coll_all", "coll_in", "coll_out", "coll_scan", "nbc_all", "nbc_in", "nbc_out",
@@ -149,6 +149,9 @@ def body(kind, name, args):
         return ["    rp_enter(%s);" % fid, "    int rc = %s;" % call,
                 "    if (rc == MPI_SUCCESS) rp_hook_win_fence(win);",
                 "    rp_leave();"]
+    if kind == "rma_sync":
+        return ["    rp_enter(%s);" % fid, "    int rc = %s;" % call,
+                "    rp_hook_rma_sync();", "    rp_leave();"]
     if kind == "local":
         return ["    rp_enter_local(%s);" % fid, "    int rc = %s;" % call,
                 "    rp_leave_local();"]

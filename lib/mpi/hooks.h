@@ -130,6 +130,8 @@ void rp_hook_neighbor(MPI_Comm comm);
 void rp_hook_win_new(MPI_Comm comm, MPI_Win win);
 void rp_hook_win_free(MPI_Win win);
 void rp_hook_win_fence(MPI_Win win);
+/* A general active- or passive-target synchronisation: not followed, counted. */
+void rp_hook_rma_sync(void);
 /* Communicators (comm.c). */
 void rp_hook_comm_new(MPI_Comm comm);
 void rp_hook_comm_free(MPI_Comm comm);

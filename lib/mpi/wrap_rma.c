@@ -6,8 +6,9 @@
  * joined: every member's RMA data of the epoch is visible after it, so all
  * members join all (the path-allreduce of the blocking collectives, on the
  * window's shadow, after the real fence returned).  The other
- * synchronisation calls are events without a join and the RMA calls are
- * local MPI time (the generated wrappers of kinds `event` and `local`).
+ * synchronisation calls are events without a join, counted as not
+ * followed (kind `rma_sync`), and the RMA calls are local MPI time (kind
+ * `local`).
  *
  * Windows are few (created once, fenced many times): a small array with a
  * linear search keyed by the handle's bits, owned by this file and touched
@@ -102,6 +103,16 @@ void rp_hook_win_fence(MPI_Win win)
     }
     coll_allreduce_paths(w->c);
     rp_mode->coll(w->c, RP_COLL_ALL, -1, 0);
+}
+
+/* Post/start/complete/wait/test and lock/unlock order ranks (an origin
+ * waits for a target's post, a lock for another rank's unlock), but the
+ * paths do not follow them: no path-set travels, so time spent waiting
+ * there stays MPI time on the waiting rank.  Counted, so every report view
+ * warns (doc/coverage.md). */
+void rp_hook_rma_sync(void)
+{
+    rp_counters[RP_CNT_RMA_SYNC_UNFOLLOWED]++;
 }
 
 /* At MPI_Finalize: windows the program never freed. */

@@ -6,7 +6,7 @@
  *                          [--trace 1]
  *
  * --all-counters 1 writes every counter of lib/core/counters.def, row i with
- * the value i+1 on every rank, and lists the table's loss counters in the
+ * the value i+1 on every rank (task_time_ns: the rank's wall time), and lists the table's loss counters in the
  * expectations ("loss_counters", "info_counters") so a test can check that
  * every report view warns about each of them, whatever the table holds.
  * --trace 1 marks the files RP_MODE=trace and adds every phase's path
@@ -200,6 +200,9 @@ static void build_rank(builder *b, uint32_t r, uint32_t nranks, uint32_t k, uint
             snprintf(all[i].name, sizeof all[i].name, "%s", rp_counter_table[i].name);
             all[i].value = i + 1;
         }
+        /* except the rank's exact task time (info): its whole wall time, so
+         * the per-rank table has task time to set the CPU counter against */
+        all[RP_CNT_TASK_NS].value = (uint64_t)d->wall_ns;
         d->counters = all;
         d->n_counters = RP_CNT__N;
     }

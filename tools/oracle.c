@@ -429,8 +429,12 @@ static int finish(ostate *o, uint32_t r, orank *t, uint64_t e_end, rp_pctphase *
             replaced |= scan_both;
         }
     }
-    if (!replaced && dist_add(&base, &t->pre, gq) != 0)
+    if (!replaced && !base.n) {   /* the usual event: base is pre, moved */
+        base = t->pre;
+        memset(&t->pre, 0, sizeof t->pre);
+    } else if (!replaced && dist_add(&base, &t->pre, gq) != 0) {
         goto oom;
+    }
     if (dist_add(&base, &msgs, gq) != 0)
         goto oom;
     dist_free(&msgs);
@@ -471,8 +475,10 @@ static int advance(ostate *o, uint32_t r, orank *t, rp_pctphase *ph, dist *sinks
             e_end++;
         if (!t->arrived) {
             const rp_task *tk = graph_task(g, r, e);
-            if (dist_copy(&t->pre, &t->cur) != 0)
-                return -1;
+            /* cur is not read again before finish() replaces it: moved */
+            dist_free(&t->pre);
+            t->pre = t->cur;
+            memset(&t->cur, 0, sizeof t->cur);
             t->pre.base += tk ? tk->cost_ns : 0;   /* exact: no rounding */
             t->arrived = 1;
             uint32_t s = src_find(o, r, e);
@@ -621,6 +627,14 @@ int oracle_percentiles(const rp_graph *g, uint32_t k, const double *probe_ns, rp
     if (!t || !ph || !sinks || idtab_init(&o.sidx, 1024) != 0 || idtab_init(&o.cidx, 256) != 0 ||
         scan_edges(&o) != 0)
         goto out;
+    /* tasks per phase: the finer grid where the phase is small enough */
+    uint64_t *nt = calloc(nq ? nq : 1, sizeof *nt);
+    if (!nt)
+        goto out;
+    for (uint32_t r = 0; r < run->nranks; r++)
+        for (uint64_t i = 0; run->present[r] && i < run->rd[r].n_tasks; i++)
+            if (run->rd[r].tasks[i].phase < nq)
+                nt[run->rd[r].tasks[i].phase]++;
     for (uint64_t q = 0; q < nq; q++) {
         /* the grid spans the phase's range, not its longest path: every
          * vertex's paths reach the phase's end, so the costs of the paths
@@ -628,9 +642,13 @@ int oracle_percentiles(const rp_graph *g, uint32_t k, const double *probe_ns, rp
          * is in the unit the errors are measured in */
         int64_t R = g->ph[q].longest_ns - g->ph[q].shortest_ns;
         R = R > 0 ? R : 1;
-        ph[q].grid_ns = (double)((R + RP_ORACLE_BINS - 1) / RP_ORACLE_BINS);
+        uint64_t bins = nt[q] ? RP_ORACLE_WORK / nt[q] : RP_ORACLE_BINS_MAX;
+        bins = bins < RP_ORACLE_BINS_MIN ? RP_ORACLE_BINS_MIN
+             : bins > RP_ORACLE_BINS_MAX ? RP_ORACLE_BINS_MAX : bins;
+        ph[q].grid_ns = (double)(((uint64_t)R + bins - 1) / bins);
         ph[q].k = k;
     }
+    free(nt);
     for (uint32_t r = 0; r < run->nranks; r++) {
         if (!run->present[r])
             continue;

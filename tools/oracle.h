@@ -7,8 +7,8 @@
  * cost at each of the k evenly spaced percentiles, by path counting over
  * the graph: every vertex carries the histogram of the costs of the paths
  * reaching it (a task shifts it, a join adds them).  Costs are kept on a
- * grid of g ns per phase (g = the phase's longest - shortest path /
- * RP_ORACLE_BINS, at least 1 ns: every vertex's paths reach the phase's
+ * grid of g ns per phase (g = the phase's longest - shortest path / 16 384
+ * to 65 536 bins, at least 1 ns: every vertex's paths reach the phase's
  * end, so their costs spread over at most that range).  A histogram keeps
  * the exact cost of its first bin, so a task shifts it exactly; a join of
  * two histograms whose first bins are not a whole number of bins apart
@@ -35,7 +35,12 @@
 #include "graph.h"
 #include "paths.h"
 
-#define RP_ORACLE_BINS 16384u
+/* Bins across a phase's range: as many as RP_ORACLE_WORK / (the phase's
+ * tasks) allows (each task moves a histogram of up to that many bins),
+ * between RP_ORACLE_BINS_MIN and RP_ORACLE_BINS_MAX. */
+#define RP_ORACLE_BINS_MIN 16384u
+#define RP_ORACLE_BINS_MAX 65536u
+#define RP_ORACLE_WORK     (1ull << 31)
 
 typedef struct rp_pctphase {
     int      ok;              /* computed (else why[]) */

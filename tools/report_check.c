@@ -144,8 +144,15 @@ static int compare_percentiles(const rp_graph *g, const rp_run *run, tpct *t)
         if (!p->ok || !run_npaths(run, q) || !g->ph[q].complete)
             continue;
         double slack = p->bound_ns + p->grid_ns;
-        if (fabs(p->longest_ns - (double)g->ph[q].longest_ns) > slack ||
-            fabs(p->shortest_ns - (double)g->ph[q].shortest_ns) > slack)
+        /* Past ~2^500 paths a histogram's scale leaves the few paths at its
+         * ends below a double's range (NAS CG under MPICH: 2^1578 paths, the
+         * longest 0.26 ms of 14 ms above the oracle's top bin): its ends can
+         * then only move inwards.  The middle levels are unaffected (that
+         * mass is under 2^-500 of the total). */
+        double inward = p->log2_paths > 500 ? INFINITY : slack;
+        double dl = p->longest_ns - (double)g->ph[q].longest_ns;
+        double ds = p->shortest_ns - (double)g->ph[q].shortest_ns;
+        if (dl > slack || -dl > inward || -ds > slack || ds > inward)
             t->incons++;
         /* the ends are known exactly (the walk above): the 100 % and 0 %
          * levels and the range are measured against them, not against the

@@ -640,12 +640,18 @@ int oracle_percentiles(const rp_graph *g, uint32_t k, const double *probe_ns, rp
          * vertex's paths reach the phase's end, so the costs of the paths
          * reaching it spread over at most that range, and the bound below
          * is in the unit the errors are measured in */
+        int64_t L = g->ph[q].longest_ns > 0 ? g->ph[q].longest_ns : 1;
         int64_t R = g->ph[q].longest_ns - g->ph[q].shortest_ns;
+        if (!g->ph[q].complete || R > L)
+            R = L;   /* no trustworthy range: the longest path's */
         R = R > 0 ? R : 1;
         uint64_t bins = nt[q] ? RP_ORACLE_WORK / nt[q] : RP_ORACLE_BINS_MAX;
         bins = bins < RP_ORACLE_BINS_MIN ? RP_ORACLE_BINS_MIN
              : bins > RP_ORACLE_BINS_MAX ? RP_ORACLE_BINS_MAX : bins;
-        ph[q].grid_ns = (double)(((uint64_t)R + bins - 1) / bins);
+        /* and never finer than longest / 2^24: a histogram stays under
+         * 2^24 bins (128 MB) even where the range argument failed */
+        uint64_t gr = ((uint64_t)R + bins - 1) / bins, gl = ((uint64_t)L + (1u << 24) - 1) >> 24;
+        ph[q].grid_ns = (double)(gr > gl ? gr : gl);
         ph[q].k = k;
     }
     free(nt);

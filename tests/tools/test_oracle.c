@@ -201,7 +201,8 @@ static void one_case(int trial, int64_t scale)
              * number of tasks times one (the grid follows the phase's
              * range; a task shifts a histogram exactly) */
             int64_t range = all.v[0] - all.v[all.n - 1];
-            CHECK(ph[0].grid_ns >= 1 && ph[0].grid_ns <= (double)range / RP_ORACLE_BINS_MIN + 1);
+            double gmax = fmax((double)range / RP_ORACLE_BINS_MIN, (double)all.v[0] / (1 << 24));
+            CHECK(ph[0].grid_ns >= 1 && ph[0].grid_ns <= gmax + 1);
             CHECK(ph[0].bound_ns <= (double)MAXE * MAXR * ph[0].grid_ns / 2);
             for (uint32_t j = 0; j < k; j++) {
                 size_t pos = (size_t)nearbyint(oracle_slot_fraction(j, k) * (double)(all.n - 1));

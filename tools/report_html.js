@@ -134,7 +134,9 @@
         fx(r.mpi_seconds, 3) + ' s' + (r.descheduled ? '  descheduled: CPU time ' + fx(r.cpu_seconds, 3) +
         ' s < 80% of its task time' : '')})]));
   });
-  section('ranks', 'Per rank: sampled task time (blue) and MPI time (orange, waiting included)',
+  var rexact = rk.length > 0 && rk.every(function (r) { return r.times === 'exact'; });
+  section('ranks', 'Per rank: ' + (rexact ? 'exact' : 'sampled') +
+    ' task time (blue) and MPI time (orange, waiting included)',
     [rk.length ? rdiv : el('p', {'class': 'note', text: 'Needs the rank files (run rp-report on the directory).'}),
      rk.length > 1024 ? el('p', {'class': 'note', text: 'first 1024 of ' + rk.length + ' ranks'}) : null]);
 

@@ -64,13 +64,16 @@ void names_label(char *out, size_t n, const char *func, const char *file, uint32
     char fn[1024];
     names_elide_templates(fn, sizeof fn, func);
     size_t lf = strlen(fn), ll = strlen(loc);
-    if (width == 0 || lf + ll <= width || width < ll + 12) {
+    /* a long location still leaves the name 12 characters (the line then
+     * passes the width a little; a whole 190-character C++ name would push
+     * the table's columns apart: miniFE) */
+    size_t room = width >= ll + 12 ? width - ll - 3 : 9;
+    if (width == 0 || lf + ll <= width || lf <= room + 3) {
         snprintf(out, n, "%s%s", fn, loc);
         return;
     }
     /* keep the head and the tail of the name (the tail is the function
      * itself in "ns::Class::method"), "..." between */
-    size_t room = width - ll - 3;
     size_t head = room / 3, tail = room - head;
     snprintf(out, n, "%.*s...%s%s", (int)head, fn, fn + lf - tail, loc);
 }

@@ -458,7 +458,7 @@ static int check_path(FILE *f, const rp_run *run, int64_t tol, int json)
         fprintf(f, "%6s %5s %14s %14s %10s %8s %8s %14s  %s\n", "phase", "path", "online_ms",
                 "tasks_ms", "diff_ms", "tasks", "missing", "unchecked_ms", "");
     }
-    uint64_t nbad = 0, npart = 0, nfull = 0, nshown = 0, nocov = 0, nout = 0;
+    uint64_t nbad = 0, npart = 0, nfull = 0, nshown = 0, nhidden = 0, nocov = 0, nout = 0;
     int64_t tail_ns = 0, part_cost_ns = 0;
     for (uint64_t q = 0; q < run->nphases; q++) {
         uint32_t np = run_npaths(run, q);
@@ -510,10 +510,15 @@ static int check_path(FILE *f, const rp_run *run, int64_t tol, int json)
                         ms(online - p.task_ns), p.n, p.n_missing, ms(unchecked),
                         path_status(st, &p));
                 nshown++;
+            } else {
+                nhidden++;
             }
             fullpath_free(&p);
         }
     }
+    if (!json && nhidden)
+        fprintf(f, "  ... %llu more path row(s) not listed, none failed (--check --format json "
+                "lists every row)\n", (unsigned long long)nhidden);
     int bad = nbad > 0 || run->n_present < run->nranks;
     int rc = bad ? 1 : npart ? 3 : 0;
     /* What a PARTIAL could not check, exactly: the tails after the summaries

@@ -460,6 +460,10 @@ int main(int argc, char **argv)
         /* folded lines are "stack VALUE" only (flamegraph.pl, speedscope):
          * the warnings go to stderr */
         report_warnings_print(stderr, "rp-report: ", p.counters, p.n_counters);
+        if (p.mode != RP_MODE_PROF)   /* nothing to fold: say so, not a silent empty file */
+            fprintf(stderr, "rp-report: note: a %s-mode run records tasks, not samples: no "
+                    "calling contexts to fold (RP_MODE=prof samples them; --format critpath "
+                    "or dot shows this run's paths)\n", p.mode == RP_MODE_PATH ? "path" : "trace");
         rc = report_folded(out, &p, o.path_col >= 0 ? (uint32_t)o.path_col
                                                     : RP_MET_PATH0 + o.path);
     } else {

@@ -62,7 +62,9 @@ int main(void)
     for (size_t w = 30; w <= 60; w++) {
         names_label(out, sizeof out, longname, "ideal_gas.cpp", 123, w);
         size_t n = strlen(out);
-        CHECK(w < 32 || n <= w);   /* below location + 12 the name is kept whole */
+        /* below location + 12 the name still gets cut, to 12 characters
+         * (miniFE: a 190-character name pushed the hotspot table apart) */
+        CHECK(w < 32 ? n <= 12 + 20 : n <= w);
         CHECK(n > 20 && strcmp(out + n - 20, " (ideal_gas.cpp:123)") == 0);
         CHECK(strchr(out, '<') == NULL || strstr(out, "<>") != NULL);
     }

@@ -65,7 +65,7 @@ int32_t sites_collect(const rp_profile *p, rp_site **out)
     return (int32_t)m;
 }
 
-int sites_text(FILE *f, const rp_profile *p, uint32_t top)
+int sites_text(FILE *f, const rp_profile *p, uint32_t top, int64_t exact_mpi_ns)
 {
     rp_site *s;
     int32_t n = sites_collect(p, &s);
@@ -77,7 +77,13 @@ int sites_text(FILE *f, const rp_profile *p, uint32_t top)
     }
     int64_t tot = report_total(p, RP_MET_MPI);
     fprintf(f, "\nMPI time by call site (sampled, all ranks; time inside the call, waiting "
-               "included)\n  %9s %6s  %-20s %s\n", "seconds", "%", "call", "called from");
+               "included)\n");
+    if (exact_mpi_ns > 0)   /* how much of the MPI time the samples saw */
+        fprintf(f, "  the samples saw %.3f s of the %.3f s the ranks spent in MPI calls (exact, per "
+                   "rank above): calls shorter\n  than the sampling period are mostly missed: this "
+                   "table shows where the long waits are\n",
+                (double)tot / 1e9, (double)exact_mpi_ns / 1e9);
+    fprintf(f, "  %9s %6s  %-20s %s\n", "seconds", "%", "call", "called from");
     for (int32_t i = 0; i < n && (uint32_t)i < top; i++) {
         char site[1024] = "(no calling frame)";
         if (s[i].func)

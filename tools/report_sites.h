@@ -16,7 +16,9 @@ typedef struct rp_site {
 /* Largest first; *out malloc'd; the count or -1 on ENOMEM. */
 int32_t sites_collect(const rp_profile *p, rp_site **out);
 /* Text table of the top entries; JSON array of the top entries. */
-int sites_text(FILE *f, const rp_profile *p, uint32_t top);
+/* exact_mpi_ns: the ranks' exact MPI time (the per-rank table's), or <= 0
+ * if unknown: then the sampled share of it is stated. */
+int sites_text(FILE *f, const rp_profile *p, uint32_t top, int64_t exact_mpi_ns);
 int sites_json(FILE *f, const rp_profile *p, uint32_t top,
                void (*jstr)(FILE *, const char *));
 

@@ -414,7 +414,10 @@ int report_text(FILE *f, const rp_profile *p, const rp_report_opts *o)
                 (unsigned long long)thr);
     if (o->ranks)
         ranks_text(f, o->ranks, o->nranks_rows, o->top < 8 ? o->top : 8);
-    if (sites_text(f, p, o->top) != 0)
+    int64_t exact_mpi = 0;
+    for (uint32_t i = 0; o->ranks && i < o->nranks_rows; i++)
+        exact_mpi = o->ranks[i].exact && exact_mpi >= 0 ? exact_mpi + o->ranks[i].mpi_ns : -1;
+    if (sites_text(f, p, o->top, exact_mpi) != 0)
         return -1;
     if (sampled == 0 && report_total(p, RP_MET_PATH0) == 0) {
         fputs("  no samples (sampling off, or the run was too short for one period)\n", f);

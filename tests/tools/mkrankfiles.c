@@ -6,8 +6,9 @@
  *                          [--trace 1]
  *
  * --all-counters 1 writes every counter of lib/core/counters.def, row i with
- * the value i+1 on every rank (task_time_ns: the rank's wall time), and lists the table's loss counters in the
- * expectations ("loss_counters", "info_counters") so a test can check that
+ * the value i+1 on every rank (task_time_ns: the rank's wall time), and
+ * lists the table's loss counters in the expectations ("loss_counters",
+ * "info_counters") so a test can check that
  * every report view warns about each of them, whatever the table holds.
  * --trace 1 marks the files RP_MODE=trace and adds every phase's path
  * summaries (costs only, as the phase statistics: no tasks), so the views

@@ -606,6 +606,26 @@ void pathset_join(rp_pathset *mine, const rp_pathset *in, rp_select_mode sel)
         join_paths(mine, in->p, in->n, sel);
 }
 
+void pathset_select_from(rp_pathset *dst, const rp_pathset *src, rp_select_mode sel)
+{
+    if (dst == src)
+        return;
+    if (src->n <= dst->k_cap && src->n_sk < dst->k_cap) {
+        pathset_copy(dst, src);   /* it fits: nothing to choose */
+        return;
+    }
+    /* a join into an empty set: the candidates are src's alone (the
+     * unweighted rules by their general join: join_fast's pick table only
+     * covers up to 2k candidates) */
+    dst->n = 0;
+    dst->n_sk = 0;
+    dst->wexp = src->wexp;
+    if (sel == RP_SELECT_REPR)
+        join_weighted(dst, src->p, src->n, src->wexp, src->sk_cost, src->sk_w, src->n_sk);
+    else
+        join_paths(dst, src->p, src->n, sel);
+}
+
 int pathset_join_wire(rp_pathset *mine, const void *buf, size_t len, rp_select_mode sel)
 {
     if (buf == NULL || ((uintptr_t)buf & (_Alignof(rp_interval) - 1)))

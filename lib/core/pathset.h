@@ -113,6 +113,11 @@ void pathset_copy(rp_pathset *dst, const rp_pathset *src);
  * by the summary contents, so every rank selects identically. */
 void pathset_join(rp_pathset *mine, const rp_pathset *in, rp_select_mode sel);
 
+/* dst <- the dst->k_cap paths that rule sel keeps of src alone (src may hold
+ * more: the phase-end exchange's wide set, lib/exchange/collpaths.c); a
+ * copy when src fits.  Deterministic: equal srcs give equal dsts. */
+void pathset_select_from(rp_pathset *dst, const rp_pathset *src, rp_select_mode sel);
+
 /* Join an encoded set straight from the received bytes: the same result as
  * pathset_decode into a scratch set followed by pathset_join, with the same
  * checks, but only the intervals of paths that are picked are copied (the

@@ -11,12 +11,15 @@
  * The same program checks the ends against the longest/shortest path walk
  * (paths.c) it is built on, and the placement of a cost among all paths
  * (probe_ns: the percentile range its paths occupy, the rank error) against
- * the brute-force positions. */
+ * the brute-force positions, and the online selection replayed over the
+ * same graphs (tools/replay.c, on the same walk): exact ends, and exact
+ * levels where k holds every path. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "core/vocab.h"
 #include "oracle.h"
+#include "replay.h"
 #include "graph.h"
 #include "paths.h"
 #include "unit.h"
@@ -105,6 +108,37 @@ static uint32_t rnd(uint32_t n)
     rng ^= rng >> 7;
     rng ^= rng << 17;
     return (uint32_t)(rng % n);
+}
+
+/* The online selection replayed over the same graph (tools/replay.c): its
+ * ends are exact at any k, and where the phase has no more paths than k no
+ * join drops one, so every level is the exact percentile of brute force
+ * (the weights count paths exactly: equal costs add up). */
+static void replay_case(int trial, const rp_graph *g)
+{
+    vec all = paths_to(0, E - 1);
+    qsort(all.v, all.n, sizeof *all.v, cmp_desc);
+    char why[200];
+    int64_t lv[64];
+    for (uint32_t k = 1; k <= 9; k += 4) {
+        CHECK(replay_levels(g, k, 4 * (k - 1) + 1, RP_SELECT_REPR, lv, why, sizeof why) == 0);
+        CHECK(lv[0] == (k > 1 ? g->ph[0].longest_ns : lv[0]));
+        if (k > 1)
+            CHECK(lv[k - 1] == g->ph[0].shortest_ns);
+        for (uint32_t j = 1; k > 1 && j + 1 < k; j++)
+            CHECK(lv[j] <= lv[j - 1]);
+    }
+    if (all.n <= 64) {
+        CHECK(replay_levels(g, 64, 64, RP_SELECT_REPR, lv, why, sizeof why) == 0);
+        for (uint32_t j = 0; j < 64; j++) {
+            size_t pos = (size_t)nearbyint(oracle_slot_fraction(j, 64) * (double)(all.n - 1));
+            if (lv[j] != all.v[pos])
+                fprintf(stderr, "trial %d: replay level %u of 64: %lld, brute force %lld (%zu "
+                        "paths)\n", trial, j, (long long)lv[j], (long long)all.v[pos], all.n);
+            CHECK(lv[j] == all.v[pos]);
+        }
+    }
+    free(all.v);
 }
 
 /* scale 1: costs of 1-50 ns, a grid of 1 ns, exact answers.  Else costs
@@ -263,6 +297,8 @@ static void one_case(int trial, int64_t scale)
         free(all.v);
         free(ph);
     }
+    if (scale == 1)
+        replay_case(trial, &g);
     graph_free(&g);
     for (uint32_t r = 0; r < R; r++) {
         free(rd[r].tasks);

@@ -1,0 +1,128 @@
+/* replay.c - the online selection replayed over a trace's task graph
+ * (replay.h): walk.c's walk with a path-set (lib/core/pathset.c) as the
+ * value, instead of the oracle's histogram. */
+#include "replay.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "walk.h"
+
+typedef struct rctx {
+    uint32_t       k, phase_k;
+    rp_select_mode sel;
+    uint64_t       nq;
+    int64_t       *out;     /* [nq * k] */
+} rctx;
+
+/* A value: a set of k paths (phase_k inside a phase-end exchange), no
+ * summaries (the replay needs costs and weights only).  p == NULL: empty. */
+typedef struct rval {
+    rp_pathset ps;
+} rval;
+
+static int r_empty(const void *v)
+{
+    return ((const rval *)v)->ps.p == NULL;
+}
+
+static void r_clear(void *ctx, void *v)
+{
+    (void)ctx;
+    if (!r_empty(v))
+        pathset_free(&((rval *)v)->ps);
+}
+
+static int r_unit(void *ctx, void *v)
+{
+    const rctx *c = ctx;
+    r_clear(ctx, v);
+    if (pathset_init(&((rval *)v)->ps, c->k, 0) != 0)
+        return -1;
+    pathset_reset(&((rval *)v)->ps);
+    return 0;
+}
+
+static void r_shift(void *ctx, void *v, int64_t cost_ns)
+{
+    (void)ctx;
+    pathset_add_cost(&((rval *)v)->ps, cost_ns);
+}
+
+/* dst (empty) <- a copy of src at capacity cap */
+static int r_copy(rval *dst, const rval *src, uint32_t cap)
+{
+    if (pathset_init(&dst->ps, cap, 0) != 0)
+        return -1;
+    pathset_copy(&dst->ps, &src->ps);
+    return 0;
+}
+
+static int r_add(void *ctx, void *dst, const void *src, uint64_t phase)
+{
+    (void)phase;
+    const rctx *c = ctx;
+    rval *d = dst;
+    if (r_empty(d))
+        return r_copy(d, src, c->k);
+    pathset_join(&d->ps, &((const rval *)src)->ps, c->sel);
+    return 0;
+}
+
+/* The runtime's pairing (lib/exchange/collpaths.c): member i joins i + 2^d
+ * for d = 0, 1, ... (the butterfly's partners hold the same union after
+ * each round, so one of each pair is enough); a phase end works on sets of
+ * phase_k paths and chooses k after the last round. */
+static int r_coll(void *ctx, void *dst, const void *const *mv, uint32_t n, int phase_end,
+                  uint64_t phase)
+{
+    (void)phase;
+    const rctx *c = ctx;
+    uint32_t cap = phase_end && c->phase_k > c->k ? c->phase_k : c->k;
+    rval *w = calloc(n, sizeof *w);
+    int rc = -1;
+    if (!w)
+        return -1;
+    for (uint32_t i = 0; i < n; i++)
+        if (r_copy(&w[i], mv[i], cap) != 0)
+            goto out;
+    for (uint32_t d = 1; d < n; d *= 2)
+        for (uint32_t i = 0; i + d < n; i += 2 * d)
+            pathset_join(&w[i].ps, &w[i + d].ps, c->sel);
+    rval *out = dst;
+    if (pathset_init(&out->ps, c->k, 0) != 0)
+        goto out;
+    pathset_select_from(&out->ps, &w[0].ps, c->sel);
+    rc = 0;
+out:
+    for (uint32_t i = 0; i < n; i++)
+        r_clear(ctx, &w[i]);
+    free(w);
+    return rc;
+}
+
+static int r_sink(void *ctx, uint64_t q, const void *v)
+{
+    const rctx *c = ctx;
+    if (q < c->nq)
+        pathset_percentile_costs(&((const rval *)v)->ps, c->k, c->sel, c->out + q * c->k);
+    return 0;
+}
+
+static const rp_walk_ops replay_ops = {
+    .size = sizeof(rval), .unit = r_unit, .shift = r_shift, .add = r_add, .clear = r_clear,
+    .empty = r_empty, .coll = r_coll, .sink = r_sink,
+};
+
+int replay_levels(const rp_graph *g, uint32_t k, uint32_t phase_k, rp_select_mode sel,
+                  int64_t *out, char *why, size_t nwhy)
+{
+    if (k < 1 || k > RP_PATHSET_MAX_K || phase_k > RP_PATHSET_MAX_K) {
+        errno = EINVAL;
+        return -1;
+    }
+    for (uint64_t i = 0; i < g->nphases * k; i++)
+        out[i] = -1;
+    rctx c = { k, phase_k > k ? phase_k : k, sel, g->nphases, out };
+    return walk_graph(g, &replay_ops, &c, why, nwhy);
+}

@@ -1,0 +1,514 @@
+/* walk.c - every vertex of a trace's task graph in dependency order, with a
+ * value carried along the paths (walk.h).
+ *
+ * Vertices are evaluated in a dependency order found by sweeping over the
+ * ranks (a rank advances while what its next event joins is known), the
+ * same order the longest-path walk (paths.c) uses.  A value is kept only
+ * while a later vertex still needs it: each rank's current one, and the
+ * message and collective sources not yet joined.  Values are opaque blobs
+ * of ops->size bytes; moving one is a copy of its bytes. */
+#include "walk.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "idtab.h"
+
+/* Room for element n of *v (capacity doubling from `first`); -1 on ENOMEM. */
+static int grow1(void *vp, uint32_t n, uint32_t *cap, size_t elem, uint32_t first)
+{
+    void **v = vp;
+    if (n < *cap)
+        return 0;
+    uint32_t nc = *cap ? *cap * 2 : first;
+    void *nv = realloc(*v, (size_t)nc * elem);
+    if (!nv)
+        return -1;
+    *v = nv;
+    *cap = nc;
+    return 0;
+}
+
+/* ---- sources: a vertex whose value a later vertex joins ------------------- */
+
+typedef struct src {
+    uint32_t rank;
+    uint64_t event;
+    int32_t  uses;       /* joins still to come */
+    int      have;       /* its value holds the vertex's value before its own joins */
+    void    *v;
+} src;
+
+typedef struct member {
+    uint32_t rank, pos;
+    uint32_t src;        /* its contribution's source id */
+} member;
+
+typedef struct wcoll {
+    uint64_t  id;
+    uint32_t  kind, size, root, phase_end;
+    member   *m;
+    uint32_t  nm, cm;
+    int       summed;    /* sum holds every member's contribution (ALL, IN) */
+    int32_t   uses;      /* joins of sum still to come */
+    void     *sum;
+} wcoll;
+
+typedef struct wstate {
+    const rp_graph    *g;
+    const rp_run      *run;
+    const rp_walk_ops *ops;
+    void              *ctx;
+    src               *s;
+    uint32_t           ns, cs;
+    rp_idtab           sidx;
+    wcoll             *c;
+    uint32_t           nc, cc;
+    rp_idtab           cidx;
+    uint64_t           key;     /* lookups */
+    uint32_t           key_rank;
+    uint8_t           *sunk;    /* [nphases]: sink called */
+} wstate;
+
+/* A new empty value; NULL on ENOMEM. */
+static void *val_new(const wstate *o)
+{
+    return calloc(1, o->ops->size);
+}
+
+static void val_free(const wstate *o, void *v)
+{
+    if (!v)
+        return;
+    o->ops->clear(o->ctx, v);
+    free(v);
+}
+
+/* dst <- src's value, src left empty (a move: the bytes change hands) */
+static void val_move(const wstate *o, void *dst, void *src)
+{
+    o->ops->clear(o->ctx, dst);
+    memcpy(dst, src, o->ops->size);
+    memset(src, 0, o->ops->size);
+}
+
+static int src_eq(const void *ctx, uint32_t id)
+{
+    const wstate *o = ctx;
+    return o->s[id].rank == o->key_rank && o->s[id].event == o->key;
+}
+
+static uint64_t src_hash_of(uint32_t r, uint64_t e)
+{
+    uint64_t k[2] = {r, e};
+    return rp_hash_bytes(k, sizeof k, 11);
+}
+
+static uint64_t src_rehash(const void *ctx, uint32_t id)
+{
+    const wstate *o = ctx;
+    return src_hash_of(o->s[id].rank, o->s[id].event);
+}
+
+static uint32_t src_find(wstate *o, uint32_t r, uint64_t e)
+{
+    o->key_rank = r;
+    o->key = e;
+    return idtab_find(&o->sidx, src_hash_of(r, e), src_eq, o);
+}
+
+/* The source (r, e), created if new; UINT32_MAX on ENOMEM. */
+static uint32_t src_get(wstate *o, uint32_t r, uint64_t e)
+{
+    uint32_t id = src_find(o, r, e);
+    if (id != UINT32_MAX)
+        return id;
+    if (idtab_reserve(&o->sidx, src_rehash, o) != 0)
+        return UINT32_MAX;
+    if (grow1(&o->s, o->ns, &o->cs, sizeof *o->s, 256) != 0)
+        return UINT32_MAX;
+    void *v = val_new(o);
+    if (!v)
+        return UINT32_MAX;
+    o->s[o->ns] = (src){r, e, 0, 0, v};
+    o->key_rank = r;
+    o->key = e;
+    return idtab_intern(&o->sidx, src_hash_of(r, e), src_eq, o, o->ns++);
+}
+
+static int coll_eq(const void *ctx, uint32_t id)
+{
+    const wstate *o = ctx;
+    return o->c[id].id == o->key;
+}
+
+static uint64_t coll_rehash(const void *ctx, uint32_t id)
+{
+    const wstate *o = ctx;
+    return rp_hash_bytes(&o->c[id].id, sizeof o->c[id].id, 13);
+}
+
+static wcoll *coll_get(wstate *o, const rp_edge *ed, int create)
+{
+    o->key = ed->coll_id;
+    uint64_t h = rp_hash_bytes(&ed->coll_id, sizeof ed->coll_id, 13);
+    uint32_t id = idtab_find(&o->cidx, h, coll_eq, o);
+    if (id != UINT32_MAX || !create)
+        return id == UINT32_MAX ? NULL : &o->c[id];
+    if (idtab_reserve(&o->cidx, coll_rehash, o) != 0)
+        return NULL;
+    if (grow1(&o->c, o->nc, &o->cc, sizeof *o->c, 64) != 0)
+        return NULL;
+    wcoll *c = &o->c[o->nc];
+    memset(c, 0, sizeof *c);
+    if (!(c->sum = val_new(o)))
+        return NULL;
+    c->id = ed->coll_id;
+    c->kind = ed->coll_kind;
+    c->size = ed->size;
+    c->root = ed->root;
+    c->phase_end = ed->phase_end;
+    o->key = ed->coll_id;
+    idtab_intern(&o->cidx, h, coll_eq, o, o->nc++);
+    return c;
+}
+
+/* The scan: register every source and collective member with its number of
+ * joins, so a value is freed after its last one. */
+static int scan_edges(wstate *o)
+{
+    const rp_run *run = o->run;
+    for (uint32_t r = 0; r < run->nranks; r++) {
+        if (!run->present[r])
+            continue;
+        const rp_rankdata *d = &run->rd[r];
+        for (uint64_t i = 0; i < d->n_edges; i++) {
+            const rp_edge *ed = &d->edges[i];
+            if (ed->kind == RP_EDGE_MSG) {
+                if (!run->present[ed->peer] || ed->peer_event == 0)
+                    continue;   /* dangling: the longest-path walk ignores it too */
+                uint32_t s = src_get(o, ed->peer, ed->peer_event);
+                if (s == UINT32_MAX)
+                    return -1;
+                o->s[s].uses++;
+                continue;
+            }
+            wcoll *c = coll_get(o, ed, 1);
+            if (!c)
+                return -1;
+            if (ed->part == RP_PART_JOIN) {
+                if (c->kind == RP_COLL_ALL || (c->kind == RP_COLL_IN && r == c->root))
+                    c->uses++;
+                continue;
+            }
+            if (ed->part == RP_PART_BOTH &&
+                (c->kind == RP_COLL_ALL || (c->kind == RP_COLL_IN && r == c->root)))
+                c->uses++;
+            /* a contribution: who joins it? */
+            int32_t uses = 0;
+            uint32_t pos = c->kind == RP_COLL_SCAN ? ed->root : r;
+            if (c->kind == RP_COLL_ALL || c->kind == RP_COLL_IN)
+                uses = 1;                          /* summed once */
+            else if (c->kind == RP_COLL_OUT)
+                uses = r == c->root ? (int32_t)c->size - 1 : 0;
+            else if (c->kind == RP_COLL_SCAN)
+                uses = (int32_t)(c->size > pos ? c->size - pos : 0);
+            if (!uses)
+                continue;
+            uint32_t s = src_get(o, r, ed->event);
+            if (s == UINT32_MAX)
+                return -1;
+            o->s[s].uses += uses;
+            if (grow1(&c->m, c->nm, &c->cm, sizeof *c->m, 8) != 0)
+                return -1;
+            c->m[c->nm++] = (member){r, pos, s};
+        }
+    }
+    return 0;
+}
+
+static void src_used(wstate *o, uint32_t s)
+{
+    if (--o->s[s].uses <= 0)
+        o->ops->clear(o->ctx, o->s[s].v);
+}
+
+/* ---- the evaluation ------------------------------------------------------- */
+
+typedef struct wrank {
+    uint64_t        cursor;     /* next event */
+    int             arrived;    /* pre holds cursor's value before its joins */
+    uint64_t        phase;
+    void           *cur, *pre;
+    uint64_t        edge_first; /* first edge of cursor's event */
+} wrank;
+
+/* Which members' contributions the event of rank r joins, in collective
+ * c at scan position pos: all (allreduce; a reduce's root), the root's
+ * (a broadcast's other members), the first pos + 1 (scan).  ready and
+ * finish agree through this one rule. */
+static int member_joined(const wcoll *c, const member *mb, uint32_t r, uint32_t pos)
+{
+    switch (c->kind) {
+    case RP_COLL_ALL:
+        return 1;
+    case RP_COLL_IN:
+        return r == c->root;
+    case RP_COLL_OUT:
+        return r != c->root && mb->rank == c->root;
+    case RP_COLL_SCAN:
+        return mb->pos <= pos;
+    default:
+        return 0;
+    }
+}
+
+/* Is everything rank r's current event joins known?  Contributions of a
+ * collective are known once every member needed has arrived. */
+static int ready(wstate *o, uint32_t r, wrank *t, uint64_t e_end)
+{
+    const rp_rankdata *d = &o->run->rd[r];
+    for (uint64_t i = t->edge_first; i < e_end; i++) {
+        const rp_edge *ed = &d->edges[i];
+        if (ed->kind == RP_EDGE_MSG) {
+            if (!o->run->present[ed->peer] || ed->peer_event == 0)
+                continue;
+            uint32_t s = src_find(o, ed->peer, ed->peer_event);
+            if (s != UINT32_MAX && !o->s[s].have)
+                return 0;
+            continue;
+        }
+        if (ed->part == RP_PART_CONTRIB)
+            continue;
+        wcoll *c = coll_get(o, ed, 0);
+        if (!c)
+            continue;
+        uint32_t pos = c->kind == RP_COLL_SCAN ? ed->root : r;
+        int need_all = c->kind == RP_COLL_ALL || (c->kind == RP_COLL_IN && r == c->root);
+        if (need_all && c->summed)
+            continue;
+        uint32_t got = 0;
+        for (uint32_t m = 0; m < c->nm; m++) {
+            if (!member_joined(c, &c->m[m], r, pos))
+                continue;
+            if (!o->s[c->m[m].src].have)
+                return 0;
+            got++;
+        }
+        if (need_all && got < c->size)
+            return 0;
+    }
+    return 1;
+}
+
+/* c's sum <- the join of every member's contribution (ops->coll's order, or
+ * member order). */
+static int coll_sum(wstate *o, wcoll *c, uint64_t phase)
+{
+    const rp_walk_ops *ops = o->ops;
+    int rc = 0;
+    if (ops->coll && c->nm > 1) {
+        const void **mv = malloc(c->nm * sizeof *mv);
+        if (!mv)
+            return -1;
+        for (uint32_t m = 0; m < c->nm; m++)
+            mv[m] = o->s[c->m[m].src].v;
+        rc = ops->coll(o->ctx, c->sum, mv, c->nm, (int)c->phase_end, phase);
+        free(mv);
+    } else {
+        for (uint32_t m = 0; m < c->nm && rc == 0; m++)
+            rc = ops->add(o->ctx, c->sum, o->s[c->m[m].src].v, phase);
+    }
+    for (uint32_t m = 0; m < c->nm; m++)
+        src_used(o, c->m[m].src);
+    return rc;
+}
+
+/* Finalise rank r's current event: its value after the joins.  base and
+ * msgs: two empty scratch values. */
+static int finish(wstate *o, uint32_t r, wrank *t, uint64_t e_end, void *base, void *msgs)
+{
+    const rp_walk_ops *ops = o->ops;
+    const rp_rankdata *d = &o->run->rd[r];
+    uint64_t ph = t->phase;
+    int replaced = 0, phase_end = 0;
+    wcoll *pe_coll = NULL;
+    for (uint64_t i = t->edge_first; i < e_end; i++) {
+        const rp_edge *ed = &d->edges[i];
+        if (ed->kind == RP_EDGE_MSG) {
+            if (!o->run->present[ed->peer] || ed->peer_event == 0)
+                continue;
+            uint32_t s = src_find(o, ed->peer, ed->peer_event);
+            if (s == UINT32_MAX)
+                continue;
+            if (ops->add(o->ctx, msgs, o->s[s].v, ph) != 0)
+                return -1;
+            src_used(o, s);
+            continue;
+        }
+        if (ed->part == RP_PART_CONTRIB)
+            continue;
+        wcoll *c = coll_get(o, ed, 0);
+        if (!c)
+            continue;
+        uint32_t pos = c->kind == RP_COLL_SCAN ? ed->root : r;
+        if (c->kind == RP_COLL_ALL || (c->kind == RP_COLL_IN && r == c->root)) {
+            if (!c->summed) {
+                if (coll_sum(o, c, ph) != 0)
+                    return -1;
+                c->summed = 1;
+            }
+            /* blocking: the member's own path is in the sum; non-blocking
+             * (a JOIN at completion): its own chain since the call is a
+             * path of its own, beside the collective's */
+            if (ops->add(o->ctx, ed->part == RP_PART_BOTH ? base : msgs, c->sum, ph) != 0)
+                return -1;
+            replaced |= ed->part == RP_PART_BOTH;
+            if (ed->phase_end) {
+                phase_end = 1;
+                pe_coll = c;
+            }
+            if (!ed->phase_end && --c->uses <= 0)
+                ops->clear(o->ctx, c->sum);
+        } else if (c->kind == RP_COLL_OUT || c->kind == RP_COLL_SCAN) {
+            /* a broadcast's root joins nothing; a scan replaces the path
+             * like an allreduce when blocking */
+            int scan_both = c->kind == RP_COLL_SCAN && ed->part == RP_PART_BOTH;
+            for (uint32_t m = 0; m < c->nm; m++)
+                if (member_joined(c, &c->m[m], r, pos)) {
+                    if (ops->add(o->ctx, scan_both ? base : msgs, o->s[c->m[m].src].v, ph) != 0)
+                        return -1;
+                    src_used(o, c->m[m].src);
+                }
+            replaced |= scan_both;
+        }
+    }
+    if (!replaced && ops->empty(base))      /* the usual event: base is pre, moved */
+        val_move(o, base, t->pre);
+    else if (!replaced && ops->add(o->ctx, base, t->pre, ph) != 0)
+        return -1;
+    if (!ops->empty(msgs) && ops->add(o->ctx, base, msgs, ph) != 0)
+        return -1;
+    ops->clear(o->ctx, msgs);
+    ops->clear(o->ctx, t->pre);
+    t->arrived = 0;
+    if (phase_end) {
+        uint64_t q = t->phase;
+        if (q < o->g->nphases && !o->sunk[q]) {
+            o->sunk[q] = 1;
+            if (ops->sink(o->ctx, q, pe_coll->sum) != 0)
+                return -1;
+        }
+        if (--pe_coll->uses <= 0)
+            ops->clear(o->ctx, pe_coll->sum);
+        ops->clear(o->ctx, base);
+        t->phase++;
+        return ops->unit(o->ctx, t->cur);
+    }
+    val_move(o, t->cur, base);
+    return 0;
+}
+
+/* Advance rank r as far as it can go; *moved set when it did. */
+static int advance(wstate *o, uint32_t r, wrank *t, void *base, void *msgs, int *moved)
+{
+    const rp_walk_ops *ops = o->ops;
+    const rp_rankdata *d = &o->run->rd[r];
+    uint64_t n = d->n_events ? d->n_events : 1;
+    while (t->cursor < n) {
+        uint64_t e = t->cursor;
+        uint64_t e_end = t->edge_first;
+        while (e_end < d->n_edges && d->edges[e_end].event == e)
+            e_end++;
+        if (!t->arrived) {
+            const rp_task *tk = graph_task(o->g, r, e);
+            /* cur is not read again before finish() replaces it: moved */
+            val_move(o, t->pre, t->cur);
+            if (tk && !ops->empty(t->pre))
+                ops->shift(o->ctx, t->pre, tk->cost_ns);
+            t->arrived = 1;
+            uint32_t s = src_find(o, r, e);
+            if (s != UINT32_MAX && o->s[s].uses > 0) {
+                ops->clear(o->ctx, o->s[s].v);
+                if (ops->add(o->ctx, o->s[s].v, t->pre, t->phase) != 0)
+                    return -1;
+                o->s[s].have = 1;
+                *moved = 1;
+            }
+        }
+        if (!ready(o, r, t, e_end))
+            return 0;
+        if (finish(o, r, t, e_end, base, msgs) != 0)
+            return -1;
+        t->edge_first = e_end;
+        t->cursor++;
+        *moved = 1;
+    }
+    return 0;
+}
+
+int walk_graph(const rp_graph *g, const rp_walk_ops *ops, void *ctx, char *why, size_t nwhy)
+{
+    const rp_run *run = g->run;
+    wstate o = {0};
+    o.g = g;
+    o.run = run;
+    o.ops = ops;
+    o.ctx = ctx;
+    wrank *t = calloc(run->nranks ? run->nranks : 1, sizeof *t);
+    void *base = val_new(&o), *msgs = val_new(&o);
+    o.sunk = calloc(g->nphases ? g->nphases : 1, 1);
+    int rc = -1;
+    if (!t || !base || !msgs || !o.sunk || idtab_init(&o.sidx, 1024) != 0 ||
+        idtab_init(&o.cidx, 256) != 0 || scan_edges(&o) != 0)
+        goto out;
+    for (uint32_t r = 0; r < run->nranks; r++) {
+        if (!run->present[r])
+            continue;
+        t[r].cursor = 1;   /* event 0: MPI_Init's return, the phase's source */
+        if (!(t[r].cur = val_new(&o)) || !(t[r].pre = val_new(&o)) || ops->unit(ctx, t[r].cur) != 0)
+            goto out;
+        const rp_rankdata *d = &run->rd[r];
+        while (t[r].edge_first < d->n_edges && d->edges[t[r].edge_first].event < 1)
+            t[r].edge_first++;
+    }
+    for (int moved = 1; moved;) {
+        moved = 0;
+        for (uint32_t r = 0; r < run->nranks; r++)
+            if (run->present[r] && advance(&o, r, &t[r], base, msgs, &moved) != 0)
+                goto out;
+    }
+    rc = 0;
+    for (uint32_t r = 0; r < run->nranks; r++) {
+        const rp_rankdata *d = &run->rd[r];
+        if (run->present[r] && t[r].cursor < (d->n_events ? d->n_events : 1)) {
+            snprintf(why, nwhy, "rank %u's event %llu joins a path the walk cannot order", r,
+                     (unsigned long long)t[r].cursor);
+            rc = 1;
+            break;
+        }
+    }
+out:
+    if (rc < 0)
+        errno = ENOMEM;
+    for (uint32_t r = 0; t && r < run->nranks; r++) {
+        val_free(&o, t[r].cur);
+        val_free(&o, t[r].pre);
+    }
+    val_free(&o, base);
+    val_free(&o, msgs);
+    for (uint32_t i = 0; i < o.ns; i++)
+        val_free(&o, o.s[i].v);
+    for (uint32_t i = 0; i < o.nc; i++) {
+        val_free(&o, o.c[i].sum);
+        free(o.c[i].m);
+    }
+    free(o.s);
+    free(o.c);
+    free(o.sunk);
+    idtab_free(&o.sidx);
+    idtab_free(&o.cidx);
+    free(t);
+    return rc;
+}

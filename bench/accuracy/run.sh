@@ -21,6 +21,8 @@
 # and then pools every phase of every run (bench/accuracy/pool.py):
 # OUT_DIR/pooled.md.  One run is 21 phases a program, so its worst phase
 # and its medians move from run to run; doc/accuracy.md's tables pool 8.
+# ACC_ENV="VAR=VALUE ..." passes more settings to every rank, e.g.
+# ACC_ENV=RP_PHASE_K=1 for the phase-end exchange of sessions 7-12.
 set -eu
 build=$(cd "${1:?usage: run.sh BUILD_DIR [OUT_DIR]}" && pwd)
 out=${2:-$build/bench-accuracy}
@@ -44,9 +46,16 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 lib=$build/lib/.libs/librpprof.so
 report=$build/tools/rp-report
 flags=()
+ompi=0
 if "$MPIRUN" --version 2>&1 | grep -q "Open MPI"; then
     flags=(--oversubscribe)
+    ompi=1
 fi
+extra=()   # ACC_ENV, as each launcher takes it
+for kv in ${ACC_ENV:-}; do
+    export "${kv?}"
+    if [ $ompi = 1 ]; then extra+=(-x "${kv%%=*}"); else extra+=(-genv "${kv%%=*}" "${kv#*=}"); fi
+done
 {
 printf '| program | ranks | k | RP_SELECT | phases | paths a phase (median) | median error by level (%% of range) | worst phase by level |\n'
 printf '|---|---|---|---|---|---|---|---|\n'
@@ -59,12 +68,12 @@ for shape in ${ACC_SHAPES:-halo1d stencil2d master}; do
         if [ "${flags[*]:-}" ]; then
             env RP_MODE=trace RP_K="$k" RP_SELECT="$sel" RP_PERIOD=0 RP_OUTPUT="$d" \
                 LD_PRELOAD="$lib" "$MPIRUN" "${flags[@]}" -np "$np" \
-                -x RP_MODE -x RP_K -x RP_SELECT -x RP_PERIOD -x RP_OUTPUT -x LD_PRELOAD \
+                -x RP_MODE -x RP_K -x RP_SELECT -x RP_PERIOD -x RP_OUTPUT -x LD_PRELOAD ${extra[@]+"${extra[@]}"} \
                 "$out/acc" "$shape" "${ACC_PHASES:-20}" "${ACC_STEPS:-10}" "${ACC_MEAN_US:-300}" "$seed" \
                 >"$d.out" 2>&1
         else
             "$MPIRUN" -np "$np" -genv RP_MODE trace -genv RP_K "$k" -genv RP_SELECT "$sel" \
-                -genv RP_PERIOD 0 -genv RP_OUTPUT "$d" -genv LD_PRELOAD "$lib" \
+                -genv RP_PERIOD 0 -genv RP_OUTPUT "$d" -genv LD_PRELOAD "$lib" ${extra[@]+"${extra[@]}"} \
                 "$out/acc" "$shape" "${ACC_PHASES:-20}" "${ACC_STEPS:-10}" "${ACC_MEAN_US:-300}" "$seed" \
                 >"$d.out" 2>&1
         fi

@@ -143,6 +143,17 @@ void config_load(rp_config *cfg, int verbose)
         rp_warn(0, "RP_K=%u x RP_SUMMARY=%u exceeds the %u-byte eager limit (RP_EAGER_LIMIT); "
                    "using k=%u with %u intervals per path", cfg->k_asked, summary_asked,
                 cfg->eager_limit, cfg->k, cfg->summary);
+
+    /* The phase-end exchange's wide set (weighted selection only: the
+     * paper's rule and topk keep their own definitions).  Its messages go
+     * by MPI_Sendrecv, so the eager limit does not bound them.  A value of
+     * k or less turns it off (documented: RP_PHASE_K=1). */
+    uint32_t wide = RP_PHASE_K_MULT * (cfg->k - 1) + 1;
+    wide = wide > RP_MAX_K ? RP_MAX_K : wide;
+    get_u32("RP_PHASE_K", 1, RP_MAX_K, wide, ", paths kept inside a phase-end exchange", &cfg->phase_k,
+            verbose);
+    if (cfg->phase_k < cfg->k || cfg->select != RP_SELECT_REPR)
+        cfg->phase_k = cfg->k;
 }
 
 int config_threads_wanted(void)

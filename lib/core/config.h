@@ -12,6 +12,9 @@
 #define RP_DEFAULT_PERIOD   5000u     /* us: 200 Hz */
 #define RP_DEFAULT_BUFFER   16384u
 #define RP_DEFAULT_EAGER    4040u     /* Open MPI vader eager payload */
+/* RP_PHASE_K's default: 4 (k - 1) + 1 paths, so the k report levels are
+ * levels of the wide set too (doc/accuracy.md, session 13) */
+#define RP_PHASE_K_MULT     4u
 
 /* Fill cfg from the environment.  Invalid values fall back to defaults; a
  * warning naming the variable and its accepted range is printed when

@@ -24,6 +24,9 @@ typedef struct rp_config {
     uint32_t k;             /* RP_K, paths kept (after clamping to the eager limit) */
     uint32_t k_asked;       /* RP_K as given */
     uint32_t summary;       /* RP_SUMMARY, intervals per path-summary */
+    /* RP_PHASE_K: paths a member keeps inside a phase-end exchange before
+     * the final choice of k (lib/exchange/collpaths.c); k = none wider */
+    uint32_t phase_k;
     uint32_t select;        /* rp_select_mode (RP_SELECT) */
     uint32_t mode;          /* RP_MODE_* (RP_MODE) */
     uint32_t period_us;     /* RP_PERIOD, 0 = no sampling */
@@ -76,6 +79,7 @@ typedef struct rp_state {
     int64_t    phase_start_ns;      /* the phase in progress began (fault.c) */
     uint32_t   sum_mode;            /* rp_summary_mode: what a full summary does (the mode's) */
     uint32_t   max_wire;            /* largest encoded path-set, bytes */
+    uint32_t   coll_wire;           /* ... of the phase-end exchange's wide set (>= max_wire) */
     /* 1 when MPI_Init_thread provided MPI_THREAD_SERIALIZED: the program
      * never has two threads inside MPI at once, so a call from any thread
      * is the process's event (rp_active_other).  Set once at MPI_Init. */

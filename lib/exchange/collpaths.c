@@ -13,7 +13,21 @@
  * sets that cover exactly the m members it lacks: for each set bit 2^b of
  * m, the set a member sent in round b (its window of 2^b), from the member
  * just below the part already covered.  popcount(m) messages in the last
- * round (one at n = 6, 10, 12 ...), the same number of rounds. */
+ * round (one at n = 6, 10, 12 ...), the same number of rounds.
+ *
+ * A phase-end exchange (a collective over MPI_COMM_WORLD, and Finalize)
+ * decides the phase's k reported paths.  Under the weighted selection each
+ * member then works on a *wide* set of RP_PHASE_K paths (default
+ * 4 (k - 1) + 1) and chooses its k only after the last round, from the
+ * identical wide set every member holds (after rank 0's broadcast when n
+ * is not a power of two, which sends the chosen k).  Measured: the
+ * butterfly's last rounds join two halves of equal weight, and summarising
+ * that union in k paths lost most of the accuracy the joins before had
+ * kept (doc/accuracy.md, session 13: LULESH k = 5 medians 2.2-2.9 % ->
+ * ~1 %).  Once a phase, so no message of the program pays for it.  Two
+ * members skip it: their one round's union fits the wide set whole, and
+ * choosing k from it picks what the plain join picks (identical on 2 000
+ * random pairs), at ~0.5 us more. */
 #include <stdlib.h>
 #include <string.h>
 #include <mpi.h>
@@ -24,8 +38,15 @@
 #include "exchange/proto.h"
 
 static rp_state *g_st;
+static rp_pathset g_wide;   /* the phase-end exchange's set; k_cap 0: none */
 
-void collpaths_init(rp_state *st) { g_st = st; }
+int collpaths_init(rp_state *st)
+{
+    g_st = st;
+    if (st->cfg.phase_k <= st->cfg.k)
+        return 0;
+    return pathset_init(&g_wide, st->cfg.phase_k, st->cfg.summary);
+}
 
 /* Broadcasts go in two pieces: a first chunk that the shared-memory
  * transport sends inline (k = 5 with a few intervals fits), and the rest
@@ -54,24 +75,31 @@ void coll_bcast_set(rp_comm *c, int root, int replace)
 }
 
 /* Send slen bytes of sbuf to dst and join the set that comes from src
- * (MPI_PROC_NULL: none). */
-static void sendrecv_join(rp_comm *c, const uint8_t *sbuf, size_t slen, int dst, int src)
+ * (MPI_PROC_NULL: none) into ps. */
+static void sendrecv_join(rp_comm *c, rp_pathset *ps, const uint8_t *sbuf, size_t slen, int dst,
+                          int src)
 {
     uint8_t *rbuf = proto_recvbuf();
     MPI_Status st;
     int len = 0;
-    PMPI_Sendrecv(sbuf, (int)slen, MPI_BYTE, dst, RP_TAG_COLL, rbuf, (int)g_st->max_wire,
+    PMPI_Sendrecv(sbuf, (int)slen, MPI_BYTE, dst, RP_TAG_COLL, rbuf, (int)g_st->coll_wire,
                   MPI_BYTE, src, RP_TAG_COLL, c->coll, &st);
     if (src == MPI_PROC_NULL)
         return;
     PMPI_Get_count(&st, MPI_BYTE, &len);
-    proto_join_buffer(rbuf, len, 0);
+    proto_join_into(ps, rbuf, len, 0);
+}
+
+/* One round: send ps, join what src sends into it. */
+static void exchange_set(rp_comm *c, rp_pathset *ps, int dst, int src)
+{
+    uint8_t *sbuf = proto_sendbuf();
+    sendrecv_join(c, ps, sbuf, pathset_encode(ps, sbuf, g_st->coll_wire), dst, src);
 }
 
 void coll_exchange(rp_comm *c, int dst, int src)
 {
-    uint8_t *sbuf = proto_sendbuf();
-    sendrecv_join(c, sbuf, pathset_encode(&g_st->ps, sbuf, g_st->max_wire), dst, src);
+    exchange_set(c, &g_st->ps, dst, src);
 }
 
 /* The sets this member sent in the dissemination rounds (snap[b]: round
@@ -82,7 +110,7 @@ static uint32_t snap_len[32];
 /* Keep len bytes of buf as snapshot b; 0, or -1 without memory. */
 static int keep_snap(int b, const uint8_t *buf, uint32_t len)
 {
-    if (!snap[b] && !(snap[b] = malloc(g_st->max_wire))) {
+    if (!snap[b] && !(snap[b] = malloc(g_st->coll_wire))) {
         rp_counters[RP_CNT_ALLOC_FAILURES]++;
         return -1;
     }
@@ -92,25 +120,37 @@ static int keep_snap(int b, const uint8_t *buf, uint32_t len)
 }
 
 /* One dissemination round that also keeps what it sends as snapshot b. */
-static int exchange_snap(rp_comm *c, int dst, int src, int b)
+static int exchange_snap(rp_comm *c, rp_pathset *ps, int dst, int src, int b)
 {
     uint8_t *sbuf = proto_sendbuf();
-    size_t slen = pathset_encode(&g_st->ps, sbuf, g_st->max_wire);
+    size_t slen = pathset_encode(ps, sbuf, g_st->coll_wire);
     int ok = keep_snap(b, sbuf, (uint32_t)slen) == 0;
-    sendrecv_join(c, sbuf, slen, dst, src);
+    sendrecv_join(c, ps, sbuf, slen, dst, src);
     return ok;
 }
 
-void coll_allreduce_paths_from(rp_comm *c, int from_d, const uint8_t *first, uint32_t first_len)
+void coll_allreduce_paths_from(rp_comm *c, int phase_end, int from_d, const uint8_t *first,
+                               uint32_t first_len, const uint8_t *got, int got_len)
 {
     int n = c->size, me = c->rank;
+    /* the set the rounds work on: the rank's, or a wide copy of it */
+    rp_pathset *ps = &g_st->ps;
+    if (phase_end && g_wide.k_cap && n > 2) {
+        pathset_copy(&g_wide, ps);
+        ps = &g_wide;
+        rp_counters[RP_CNT_PHASE_WIDE]++;
+    }
+    if (got)   /* the overlapped first round's set */
+        proto_join_into(ps, got, got_len, 0);
     if ((n & (n - 1)) == 0) {
         /* Power of two: butterfly.  Partners join the same two sets, and a
          * join is a deterministic function of the union, so after each
          * round partners are identical, and after the last all members
          * are: no broadcast needed. */
         for (int d = from_d; d < n; d <<= 1)
-            coll_exchange(c, me ^ d, me ^ d);
+            exchange_set(c, ps, me ^ d, me ^ d);
+        if (ps != &g_st->ps)   /* every member holds the same wide set */
+            pathset_select_from(&g_st->ps, ps, (rp_select_mode)g_st->cfg.select);
     } else {
         int top = 1, b = 0, ok = 1;
         while (top * 2 < n)
@@ -119,7 +159,7 @@ void coll_allreduce_paths_from(rp_comm *c, int from_d, const uint8_t *first, uin
             ok = first && keep_snap(0, first, first_len) == 0;
         for (int d = 1; d < top; d <<= 1, b++)
             if (d >= from_d)
-                ok &= exchange_snap(c, (me + d) % n, (me - d + n) % n, b);
+                ok &= exchange_snap(c, ps, (me + d) % n, (me - d + n) % n, b);
         /* the last round: exactly the m = n - top members not yet held.
          * Every member decides the same way (ok is local, so all must
          * take one path: a member short of memory still sends, from its
@@ -130,20 +170,24 @@ void coll_allreduce_paths_from(rp_comm *c, int from_d, const uint8_t *first, uin
                 continue;
             int dst = (me + top + off) % n, src = (me - top - off + 2 * n) % n;
             if (ok && snap[bit])
-                sendrecv_join(c, snap[bit], snap_len[bit], dst, src);
+                sendrecv_join(c, ps, snap[bit], snap_len[bit], dst, src);
             else                  /* (no snapshot memory: counted) */
-                coll_exchange(c, dst, src);
+                exchange_set(c, ps, dst, src);
             off += 1 << bit;
         }
+        /* the members' sets differ here: each chooses its k, and rank 0's
+         * choice is broadcast */
+        if (ps != &g_st->ps)
+            pathset_select_from(&g_st->ps, ps, (rp_select_mode)g_st->cfg.select);
         if (g_st->cfg.select != RP_SELECT_TOPK)   /* not associative */
             coll_bcast_set(c, 0, 1);
     }
     rp_counters[RP_CNT_COLL_JOINS]++;
 }
 
-void coll_allreduce_paths(rp_comm *c)
+void coll_allreduce_paths(rp_comm *c, int phase_end)
 {
-    coll_allreduce_paths_from(c, 1, NULL, 0);
+    coll_allreduce_paths_from(c, phase_end, 1, NULL, 0, NULL, 0);
 }
 
 int coll_all_equal(rp_comm *c, uint64_t v)

@@ -8,8 +8,10 @@
 /* The tag of the profiler's own collective traffic on a `coll` shadow. */
 #define RP_TAG_COLL 1
 
-/* st: the state whose path-set the exchanges read and join. */
-void collpaths_init(rp_state *st);
+/* st: the state whose path-set the exchanges read and join; allocates the
+ * phase-end exchange's wide set (st->cfg.phase_k paths).  0, or -1 (out of
+ * memory). */
+int  collpaths_init(rp_state *st);
 /* Broadcast root's set over c->coll; members replace theirs with it
  * (replace = 1) or join it. */
 void coll_bcast_set(rp_comm *c, int root, int replace);
@@ -18,11 +20,15 @@ void coll_bcast_set(rp_comm *c, int root, int replace);
 void coll_exchange(rp_comm *c, int dst, int src);
 /* Rounds from_d, 2*from_d, ... of the all-to-all exchange, then the
  * broadcast where one is needed: every member ends with the same set.
- * from_d is 1, or 2 when round 1 ran overlapped with the user's call:
- * first[0..first_len) is then the set this member sent in it. */
-void coll_allreduce_paths_from(rp_comm *c, int from_d, const uint8_t *first, uint32_t first_len);
+ * phase_end: the exchange ends a phase, and works on the wide set (k
+ * chosen after the last round).  from_d is 1, or 2 when round 1 ran
+ * overlapped with the user's call: first[0..first_len) is then the set
+ * this member sent in it, and got[0..got_len) the one it received (not
+ * yet joined). */
+void coll_allreduce_paths_from(rp_comm *c, int phase_end, int from_d, const uint8_t *first,
+                               uint32_t first_len, const uint8_t *got, int got_len);
 /* The whole path-allreduce (from_d = 1). */
-void coll_allreduce_paths(rp_comm *c);
+void coll_allreduce_paths(rp_comm *c, int phase_end);
 /* 1 if every member of c passes the same v (collective over c->coll), 0
  * if not; 1 also if the check itself fails (MPI errors on the shadows are
  * fatal unless the user changed the handler: nothing to decide then). */

@@ -38,8 +38,9 @@ int proto_init(rp_state *st, uint32_t max_wire, const rp_msg_observer *obs)
     wire_cap = max_wire + (obs ? obs->prefix_bytes : 0);
     ring_cap = POOL_INIT;
     ring = calloc(ring_cap, sizeof *ring);
-    recv_scratch = malloc(wire_cap);
-    send_scratch = malloc(wire_cap);
+    uint32_t scratch = wire_cap > st->coll_wire ? wire_cap : st->coll_wire;
+    recv_scratch = malloc(scratch);
+    send_scratch = malloc(scratch);
     if (!ring || !recv_scratch || !send_scratch)
         return -1;
     for (uint32_t i = 0; i < ring_cap; i++) {
@@ -162,20 +163,21 @@ int proto_send_set(MPI_Comm comm, int dest, int tag)
     return slot_send(s, len, comm, dest, tag, 0);
 }
 
-/* Join buf into this rank's set: straight from the bytes when they are
- * aligned for it (always, for our buffers), else decoded first. */
-static int join_bytes(const uint8_t *buf, size_t len)
+/* Join buf into ps: straight from the bytes when they are aligned for it
+ * (always, for our buffers), else decoded first (into in_ps, whose k
+ * bounds what it takes: only the rank's own set comes unaligned). */
+static int join_bytes(rp_pathset *ps, const uint8_t *buf, size_t len)
 {
     rp_select_mode sel = (rp_select_mode)g_st->cfg.select;
     if (((uintptr_t)buf & 3) == 0)
-        return pathset_join_wire(&g_st->ps, buf, len, sel);
+        return pathset_join_wire(ps, buf, len, sel);
     if (pathset_decode(&in_ps, buf, len) != 0)
         return -1;
-    pathset_join(&g_st->ps, &in_ps, sel);
+    pathset_join(ps, &in_ps, sel);
     return 0;
 }
 
-void proto_join_buffer(const uint8_t *buf, int len, int replace)
+void proto_join_into(rp_pathset *ps, const uint8_t *buf, int len, int replace)
 {
     int bad;
     if (len <= 0)
@@ -183,13 +185,18 @@ void proto_join_buffer(const uint8_t *buf, int len, int replace)
     else if (replace)
         bad = pathset_decode(&in_ps, buf, (size_t)len) != 0;
     else
-        bad = join_bytes(buf, (size_t)len) != 0;
+        bad = join_bytes(ps, buf, (size_t)len) != 0;
     if (bad) {
         rp_counters[RP_CNT_PS_DECODE_ERRORS]++;
         return;
     }
     if (replace)
-        pathset_copy(&g_st->ps, &in_ps);
+        pathset_copy(ps, &in_ps);
+}
+
+void proto_join_buffer(const uint8_t *buf, int len, int replace)
+{
+    proto_join_into(&g_st->ps, buf, len, replace);
 }
 
 /* Join a received point-to-point path-set message. */
@@ -213,7 +220,7 @@ static void join_msg(const uint8_t *buf, int len, rp_comm *c, int src, uint32_t 
     int64_t mine_top = g_st->ps.p[0].cost_ns, in_top = 0;
     size_t set_len = (size_t)(len - (int)pre);
     pathset_wire_top_cost(buf + pre, set_len, &in_top);
-    if (join_bytes(buf + pre, set_len) != 0) {
+    if (join_bytes(&g_st->ps, buf + pre, set_len) != 0) {
         rp_counters[RP_CNT_PS_DECODE_ERRORS]++;
         return;
     }

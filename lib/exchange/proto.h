@@ -28,8 +28,10 @@ typedef struct rp_msg_observer {
     void (*joined)(uint32_t src, uint64_t src_event, uint32_t bytes, int from_msg);
 } rp_msg_observer;
 
-/* st: the state whose path-set travels; max_wire: the largest encoded set;
- * obs: the mode's observer or NULL.  0, or -1 (out of memory). */
+/* st: the state whose path-set travels; max_wire: the largest encoded set
+ * (the collectives' scratch buffers hold st->coll_wire, the phase-end
+ * exchange's wide set); obs: the mode's observer or NULL.  0, or -1 (out
+ * of memory). */
 int  proto_init(rp_state *st, uint32_t max_wire, const rp_msg_observer *obs);
 /* Branch: send my path-set to dest (rank in c) with the payload's tag. */
 void proto_branch(rp_comm *c, int dest, int tag);
@@ -52,7 +54,9 @@ void proto_cancel_prepost(rp_prepost *p);
 void proto_orphan_prepost(rp_prepost *p);
 /* Join with an encoded set (collectives); counts decode errors. */
 void proto_join_buffer(const uint8_t *buf, int len, int replace);
-/* Scratch buffers of max_wire bytes for collectives. */
+/* The same into ps (the phase-end exchange's wide set, or the rank's). */
+void proto_join_into(rp_pathset *ps, const uint8_t *buf, int len, int replace);
+/* Scratch buffers of st->coll_wire bytes for collectives. */
 uint8_t *proto_sendbuf(void);
 uint8_t *proto_recvbuf(void);
 /* MPI_Finalize: complete or cancel everything still in flight, drain

@@ -107,21 +107,21 @@ void rp_hook_coll_abort(void)
     g_pre.c = NULL;
 }
 
-/* 1 if the first round was posted on c and is now completed and joined;
- * else anything stale is withdrawn, and 0 tells the caller to run all
- * rounds itself. */
-static int pre_complete(rp_comm *c)
+/* 1 if the first round was posted on c and is now completed (*len: the
+ * bytes received into g_pre.rbuf, joined by the rounds that follow); else
+ * anything stale is withdrawn, and 0 tells the caller to run all rounds
+ * itself. */
+static int pre_complete(rp_comm *c, int *len)
 {
     if (!g_pre.c || g_pre.c != c) {
         rp_hook_coll_abort();
         return 0;
     }
     MPI_Status st[2];
-    int len = 0;
+    *len = 0;
     PMPI_Waitall(2, g_pre.req, st);
-    PMPI_Get_count(&st[0], MPI_BYTE, &len);
+    PMPI_Get_count(&st[0], MPI_BYTE, len);
     g_pre.c = NULL;
-    proto_join_buffer(g_pre.rbuf, len, 0);
     return 1;
 }
 
@@ -146,7 +146,7 @@ static int inter_join(rp_comm *c)
 {
     if (!c->inter)
         return 0;
-    coll_allreduce_paths(c->merged);
+    coll_allreduce_paths(c->merged, 0);
     return 1;
 }
 
@@ -159,12 +159,13 @@ void rp_hook_coll_all(MPI_Comm comm)
         return;
     }
     rp_comm *c = coll_comm(comm);
-    if (pre_complete(c))
-        coll_allreduce_paths_from(c, 2, g_pre.sbuf, pre_sent_len());
+    int got = 0;
+    if (pre_complete(c, &got))
+        coll_allreduce_paths_from(c, c->spans_world, 2, g_pre.sbuf, pre_sent_len(), g_pre.rbuf, got);
     else if (!c || inter_join(c))
         return;
     else
-        coll_allreduce_paths(c);
+        coll_allreduce_paths(c, c->spans_world);
     rp_mode->coll(c, RP_COLL_ALL, -1, c->spans_world);
     if (c->spans_world)
         rp_phase_end();

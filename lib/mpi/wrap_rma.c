@@ -101,7 +101,7 @@ void rp_hook_win_fence(MPI_Win win)
             rp_warn(0, "MPI_Win_fence on a window whose creation was not seen; not joined");
         return;
     }
-    coll_allreduce_paths(w->c);
+    coll_allreduce_paths(w->c, 0);
     rp_mode->coll(w->c, RP_COLL_ALL, -1, 0);
 }
 

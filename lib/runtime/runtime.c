@@ -113,9 +113,9 @@ void rp_start(const rp_mpi_layer *m)
     if (rp_rt.cfg.k != rp_rt.cfg.k_asked)
         rp_counters[RP_CNT_K_CLAMPED] = 1;
     rp_rt.max_wire = (uint32_t)pathset_max_wire_bytes(rp_rt.cfg.k, rp_rt.cfg.summary);
+    rp_rt.coll_wire = (uint32_t)pathset_max_wire_bytes(rp_rt.cfg.phase_k, rp_rt.cfg.summary);
 
     rp_mode = mode_ops(rp_rt.cfg.mode);
-    collpaths_init(&rp_rt);
     rp_rt.sum_mode = rp_mode->summary;
     rp_comm_opts co = rp_mode->comm;
     co.rank = rp_rt.rank;
@@ -129,6 +129,7 @@ void rp_start(const rp_mpi_layer *m)
              itembuf_init(&rp_rt.items, rp_rt.cfg.buffer) == 0 &&
              phasestats_init(&rp_rt.stats, rp_rt.cfg.k) == 0 &&
              proto_init(&rp_rt, rp_rt.max_wire, rp_mode->msgs) == 0 &&
+             collpaths_init(&rp_rt) == 0 &&
              rp_mode->init(&rp_rt, g_mpi.init_fn) == 0;
     /* Everyone must agree, or collectives of ours would not match. */
     int all_ok = 0;
@@ -165,7 +166,7 @@ void rp_finish(void)
      * another's (a "longest path" longer than the run).  Then each rank
      * keeps its own, and says so. */
     if (!rp_rt.local_paths || coll_all_equal(comm_world(), rp_rt.nphases))
-        coll_allreduce_paths(comm_world());
+        coll_allreduce_paths(comm_world(), 1);
     else
         rp_counters[RP_CNT_PHASES_MISALIGNED] = 1;
     rp_mode->coll(comm_world(), RP_COLL_ALL, -1, 1);

@@ -11,6 +11,8 @@
 #     (measured 1.4-5.2 % on these short runs with the sketch points, Open
 #     MPI and MPICH; 4.2-5.6 % without them: 12 phases do not separate the
 #     two, bench/accuracy (doc/accuracy.md) measures the difference);
+#   - the phase-end exchange was wide under repr (phase_exchanges_wide > 0)
+#     and not under paper;
 #   - RP_SELECT=paper on the halo: some middle level's median error >= 12 %
 #     (measured 14-40 %): the test tells the two rules apart, so it fails if
 #     the weighted selection stops being used.
@@ -85,6 +87,17 @@ for p in d["paths"]:
     assert r is None or 0 < r <= p["measured_worst_rank_error_pts"], p
 ' || ! "$RP_BINDIR/rp-report" "$RP_DIR" 2>/dev/null | grep -q "measured error of the estimates at k=5"; then
         rp_fail "$what: the report does not state the measured error of its estimates"
+        return
+    fi
+    # the phase-end exchange kept RP_PHASE_K paths (repr at more than 2
+    # ranks, lib/exchange/collpaths.c), and the paper's rule never does
+    local wide
+    wide=$("$RP_BINDIR/rp-report" --format json "$RP_DIR" 2>/dev/null | python3 -c '
+import json, sys
+print(json.load(sys.stdin)["counters"]["phase_exchanges_wide"])' 2>/dev/null)
+    if [ -z "$wide" ] || { [ "$sel" = repr ] && [ "$wide" -le 0 ]; } ||
+       { [ "$sel" = paper ] && [ "$wide" != 0 ]; }; then
+        rp_fail "$what: phase_exchanges_wide = '$wide' (want > 0 for repr, 0 for paper)"
         return
     fi
     if awk -v w="$worst" -v want="$want" 'BEGIN { exit !((want == "lt" && w <= 8) || (want == "ge" && w >= 12)) }'; then

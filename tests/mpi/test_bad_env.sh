@@ -44,6 +44,7 @@ bad_case RP_K=abc RP_K
 bad_case RP_K=-1 RP_K
 bad_case RP_K=100000 RP_K
 bad_case RP_SELECT=bogus RP_SELECT
+bad_case RP_PHASE_K=65 RP_PHASE_K 1..64
 
 # RP_MODE=trace (and path): a runtime that does not support the mode must
 # reject it like any bad value and profile as prof; one that supports it must

@@ -9,8 +9,9 @@
 #     signed error agrees with its online and exact costs;
 #   - RP_SELECT=repr (default): every middle level's median error <= 8 %
 #     (measured 1.4-5.2 % on these short runs with the sketch points, Open
-#     MPI and MPICH; 4.2-5.6 % without them: 12 phases do not separate the
-#     two, bench/accuracy (doc/accuracy.md) measures the difference);
+#     MPI and MPICH; 4.2-5.6 % without them; 0.8-1.4 % with the wide
+#     phase-end exchange of session 13: 12 phases do not separate such
+#     rules, bench/accuracy (doc/accuracy.md) measures the difference);
 #   - the phase-end exchange was wide under repr (phase_exchanges_wide > 0)
 #     and not under paper;
 #   - RP_SELECT=paper on the halo: some middle level's median error >= 12 %

@@ -23,8 +23,9 @@
  * is not a power of two, which sends the chosen k).  Measured: the
  * butterfly's last rounds join two halves of equal weight, and summarising
  * that union in k paths lost most of the accuracy the joins before had
- * kept (doc/accuracy.md, session 13: LULESH k = 5 medians 2.2-2.9 % ->
- * ~1 %).  Once a phase, so no message of the program pays for it.  Two
+ * kept (doc/accuracy.md, session 13: real LULESH at k = 5, medians
+ * 1.9-3.3 % of a phase's range -> 0.6-1.0 %).  Once a phase, so no
+ * message of the program pays for it.  Two
  * members skip it: their one round's union fits the wide set whole, and
  * choosing k from it picks what the plain join picks (identical on 2 000
  * random pairs), at ~0.5 us more. */

@@ -11,6 +11,7 @@
  * two printers, so the text and the JSON always say the same thing. */
 #include "core/select.h"
 #include "oracle.h"
+#include "pctcmp.h"
 #include "graph.h"
 #include "paths.h"
 #include "report_check.h"
@@ -39,18 +40,6 @@ static void jnum(FILE *f, double v)
         fprintf(f, "%.6g", v);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median_of(double *e, uint64_t n)
-{
-    qsort(e, n, sizeof *e, cmp_double);
-    return n % 2 ? e[n / 2] : (e[n / 2 - 1] + e[n / 2]) / 2;
-}
-
 /* ---- trace mode ------------------------------------------------------------ */
 
 typedef struct tphase {
@@ -59,55 +48,16 @@ typedef struct tphase {
     double      longest, on_hi, shortest, on_lo;   /* ns; NaN: not known */
 } tphase;
 
-/* The percentile comparison of one run (oracle.h). */
-typedef struct tpct {
-    int          run;       /* the oracle ran */
-    char         why[200];  /* else why not */
-    uint32_t     k;
-    uint64_t     n;         /* phases compared */
-    uint64_t    *qs;        /* [n]: their phase numbers */
-    rp_pctphase *ph;        /* [nphases] */
-    double      *online;    /* [n * k]: online cost of level j in compared phase i */
-    double      *med, *worst;   /* [k]: |error| % of the range */
-    double      *rmed, *rworst; /* [k]: rank error, percentile points (oracle.h) */
-    double       bound_pct, mean_log2;
-    uint64_t     incons;    /* phases whose oracle ends disagree with the walk */
-} tpct;
-
-static void tpct_free(tpct *t)
+/* The online cost of every level of every phase (NaN: the phase has no
+ * paths), compared with the exact percentiles (pctcmp.h).  0, or -1 on
+ * ENOMEM (t->run = 0 and why[] say whether it ran). */
+static int compare_percentiles(const rp_graph *g, const rp_run *run, rp_pctcmp *t)
 {
-    free(t->qs);
-    free(t->ph);
-    free(t->online);
-    free(t->med);
-    free(t->worst);
-    free(t->rmed);
-    free(t->rworst);
-}
-
-static double signed_err(const tpct *t, uint64_t i, uint32_t j)
-{
-    const rp_pctphase *p = &t->ph[t->qs[i]];
-    double range = p->longest_ns - p->shortest_ns;
-    return range > 0 ? 100.0 * (t->online[i * t->k + j] - p->exact_ns[j]) / range : 0.0;
-}
-
-static double rank_err(const tpct *t, uint64_t i, uint32_t j)
-{
-    const rp_pctphase *p = &t->ph[t->qs[i]];
-    return oracle_rank_error(select_percentile(j, t->k), p->probe_lo_pct[j], p->probe_hi_pct[j]);
-}
-
-/* 0, or -1 on ENOMEM (t->run = 0 and why[] say whether it ran). */
-static int compare_percentiles(const rp_graph *g, const rp_run *run, tpct *t)
-{
-    memset(t, 0, sizeof *t);
-    t->k = run->k > 64 ? 64 : run->k;
+    uint32_t k = run->k > 64 ? 64 : run->k;
     uint64_t nq = g->nphases;
-    uint32_t k = t->k;
-    /* the online cost of every level of every phase, placed by the oracle */
     double *probe = malloc((nq ? nq : 1) * k * sizeof *probe);
     if (!probe) {
+        memset(t, 0, sizeof *t);
         snprintf(t->why, sizeof t->why, "out of memory");
         return -1;
     }
@@ -118,76 +68,9 @@ static int compare_percentiles(const rp_graph *g, const rp_run *run, tpct *t)
                     ? run_pathsum(run, q, run_level_path(run, q, j)) : NULL;
             probe[q * k + j] = s ? (double)s->cost_ns : NAN;
         }
-    int rc = oracle_percentiles(g, k, probe, &t->ph, t->why, sizeof t->why);
-    if (rc != 0) {
-        free(probe);
-        if (rc < 0)
-            snprintf(t->why, sizeof t->why, "out of memory");
-        return rc < 0 ? -1 : 0;
-    }
-    t->qs = malloc((nq ? nq : 1) * sizeof *t->qs);
-    t->online = malloc((nq ? nq : 1) * k * sizeof *t->online);
-    t->med = calloc(k, sizeof *t->med);
-    t->worst = calloc(k, sizeof *t->worst);
-    t->rmed = calloc(k, sizeof *t->rmed);
-    t->rworst = calloc(k, sizeof *t->rworst);
-    double *e = malloc((nq ? nq : 1) * sizeof *e);
-    if (!t->qs || !t->online || !t->med || !t->worst || !t->rmed || !t->rworst || !e) {
-        free(e);
-        free(probe);
-        snprintf(t->why, sizeof t->why, "out of memory");
-        return -1;
-    }
-    double lp = 0;
-    for (uint64_t q = 0; q < nq; q++) {
-        rp_pctphase *p = &t->ph[q];
-        if (!p->ok || !run_npaths(run, q) || !g->ph[q].complete)
-            continue;
-        double slack = p->bound_ns + p->grid_ns;
-        /* Past ~2^500 paths a histogram's scale leaves the few paths at its
-         * ends below a double's range (NAS CG under MPICH: 2^1578 paths, the
-         * longest 0.26 ms of 14 ms above the oracle's top bin): its ends can
-         * then only move inwards.  The middle levels are unaffected (that
-         * mass is under 2^-500 of the total). */
-        double inward = p->log2_paths > 500 ? INFINITY : slack;
-        double dl = p->longest_ns - (double)g->ph[q].longest_ns;
-        double ds = p->shortest_ns - (double)g->ph[q].shortest_ns;
-        if (dl > slack || -dl > inward || -ds > slack || ds > inward)
-            t->incons++;
-        /* the ends are known exactly (the walk above): the 100 % and 0 %
-         * levels and the range are measured against them, not against the
-         * oracle's grid, so an exact online end shows an error of 0 */
-        p->longest_ns = (double)g->ph[q].longest_ns;
-        p->shortest_ns = (double)g->ph[q].shortest_ns;
-        p->exact_ns[0] = p->longest_ns;
-        if (k > 1)
-            p->exact_ns[k - 1] = p->shortest_ns;
-        memcpy(&t->online[t->n * k], &probe[q * k], k * sizeof *probe);
-        double range = p->longest_ns - p->shortest_ns;
-        double rb = range > 0 ? 100.0 * p->bound_ns / range : 0.0;
-        t->bound_pct = rb > t->bound_pct ? rb : t->bound_pct;
-        lp += p->log2_paths;
-        t->qs[t->n++] = q;
-    }
+    int rc = pctcmp_run(g, k, probe, t);
     free(probe);
-    t->mean_log2 = t->n ? lp / (double)t->n : 0.0;
-    for (uint32_t j = 0; j < k && t->n; j++) {
-        for (uint64_t i = 0; i < t->n; i++)
-            e[i] = fabs(signed_err(t, i, j));
-        t->med[j] = median_of(e, t->n);
-        t->worst[j] = e[t->n - 1];
-        uint64_t m = 0;
-        for (uint64_t i = 0; i < t->n; i++) {
-            double r = rank_err(t, i, j);
-            if (!isnan(r))
-                e[m++] = r;
-        }
-        t->rmed[j] = m ? median_of(e, m) : NAN;
-        t->rworst[j] = m ? e[m - 1] : NAN;
-    }
-    free(e);
-    t->run = 1;
-    return 0;
+    return rc;
 }
 
 /* Long runs show the first 20 phases, the last 5 and every failure. */
@@ -196,7 +79,7 @@ static int shown(uint64_t q, uint64_t nq, int ok)
     return !ok || q < 20 || q + 5 >= nq || nq <= 40;
 }
 
-static void text_percentiles(FILE *f, const tpct *t)
+static void text_percentiles(FILE *f, const rp_pctcmp *t)
 {
     if (!t->run) {
         fprintf(f, "percentiles not checked: %s\n", t->why);
@@ -230,12 +113,12 @@ static void text_percentiles(FILE *f, const tpct *t)
         fprintf(f, "%6llu   2^%-6.1f", (unsigned long long)t->qs[i], p->log2_paths);
         for (uint32_t j = 1; j + 1 < k; j++)
             fprintf(f, " %9.3f / %7.3f / %+6.1f / %5.1f", ms((int64_t)t->online[i * k + j]),
-                    p->exact_ns[j] / 1e6, signed_err(t, i, j), rank_err(t, i, j));
+                    p->exact_ns[j] / 1e6, pctcmp_cost_err(t, i, j), pctcmp_rank_err(t, i, j));
         fputc('\n', f);
     }
 }
 
-static void json_percentiles(FILE *f, const tpct *t)
+static void json_percentiles(FILE *f, const rp_pctcmp *t)
 {
     if (!t->run) {
         fputs(",\"percentiles\":null,\"percentiles_note\":", f);
@@ -279,13 +162,13 @@ static void json_percentiles(FILE *f, const tpct *t)
             fputs(",\"exact_seconds\":", f);
             jsec(f, p->exact_ns[j]);
             fputs(",\"error_pct\":", f);
-            jnum(f, signed_err(t, i, j));
+            jnum(f, pctcmp_cost_err(t, i, j));
             fputs(",\"online_percentile_low\":", f);
             jnum(f, p->probe_lo_pct[j]);
             fputs(",\"online_percentile_high\":", f);
             jnum(f, p->probe_hi_pct[j]);
             fputs(",\"rank_error_pts\":", f);
-            jnum(f, rank_err(t, i, j));
+            jnum(f, pctcmp_rank_err(t, i, j));
             fputc('}', f);
         }
         fputs("]}", f);
@@ -313,12 +196,12 @@ static int check_trace(FILE *f, const rp_run *run, int64_t tol, int json)
     }
     uint64_t nq = g.nphases > run->nphases ? g.nphases : run->nphases, nbad = 0;
     tphase *ph = calloc(nq ? nq : 1, sizeof *ph);
-    tpct pct;
+    rp_pctcmp pct;
     memset(&pct, 0, sizeof pct);
     if (!ph || (!g.stuck && compare_percentiles(&g, run, &pct) < 0)) {
         fprintf(stderr, "%s: out of memory checking the percentiles\n", run->prog);
         free(ph);
-        tpct_free(&pct);
+        pctcmp_free(&pct);
         graph_free(&g);
         return -1;
     }
@@ -411,7 +294,7 @@ static int check_trace(FILE *f, const rp_run *run, int64_t tol, int json)
         }
     }
     free(ph);
-    tpct_free(&pct);
+    pctcmp_free(&pct);
     graph_free(&g);
     return bad || pct_bad;
 }

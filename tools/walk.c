@@ -264,33 +264,63 @@ static int member_joined(const wcoll *c, const member *mb, uint32_t r, uint32_t 
     }
 }
 
-/* Is everything rank r's current event joins known?  Contributions of a
- * collective are known once every member needed has arrived. */
-static int ready(wstate *o, uint32_t r, wrank *t, uint64_t e_end)
+/* One input an event joins: a message (src) or a collective it takes a
+ * result of (c, with the event's scan position pos). */
+typedef struct wjoin {
+    const rp_edge *ed;
+    uint32_t       src;   /* a message's source; UINT32_MAX for a collective */
+    wcoll         *c;
+    uint32_t       pos;
+} wjoin;
+
+/* The next input of rank r's event among its edges [*i, e_end), in edge
+ * order: 1, or 0 when there is none.  Dangling messages (the longest-path
+ * walk ignores them too), sources never registered and contributions (the
+ * event gives them, it does not join them) are skipped.  ready and finish
+ * agree through this one filter. */
+static int next_join(wstate *o, uint32_t r, uint64_t *i, uint64_t e_end, wjoin *j)
 {
     const rp_rankdata *d = &o->run->rd[r];
-    for (uint64_t i = t->edge_first; i < e_end; i++) {
-        const rp_edge *ed = &d->edges[i];
+    while (*i < e_end) {
+        const rp_edge *ed = &d->edges[(*i)++];
         if (ed->kind == RP_EDGE_MSG) {
             if (!o->run->present[ed->peer] || ed->peer_event == 0)
                 continue;
             uint32_t s = src_find(o, ed->peer, ed->peer_event);
-            if (s != UINT32_MAX && !o->s[s].have)
-                return 0;
-            continue;
+            if (s == UINT32_MAX)
+                continue;
+            *j = (wjoin){ed, s, NULL, 0};
+            return 1;
         }
         if (ed->part == RP_PART_CONTRIB)
             continue;
         wcoll *c = coll_get(o, ed, 0);
         if (!c)
             continue;
-        uint32_t pos = c->kind == RP_COLL_SCAN ? ed->root : r;
+        *j = (wjoin){ed, UINT32_MAX, c, c->kind == RP_COLL_SCAN ? ed->root : r};
+        return 1;
+    }
+    return 0;
+}
+
+/* Is everything rank r's current event joins known?  Contributions of a
+ * collective are known once every member needed has arrived. */
+static int ready(wstate *o, uint32_t r, wrank *t, uint64_t e_end)
+{
+    wjoin j;
+    for (uint64_t i = t->edge_first; next_join(o, r, &i, e_end, &j);) {
+        if (!j.c) {
+            if (!o->s[j.src].have)
+                return 0;
+            continue;
+        }
+        wcoll *c = j.c;
         int need_all = c->kind == RP_COLL_ALL || (c->kind == RP_COLL_IN && r == c->root);
         if (need_all && c->summed)
             continue;
         uint32_t got = 0;
         for (uint32_t m = 0; m < c->nm; m++) {
-            if (!member_joined(c, &c->m[m], r, pos))
+            if (!member_joined(c, &c->m[m], r, j.pos))
                 continue;
             if (!o->s[c->m[m].src].have)
                 return 0;
@@ -330,29 +360,20 @@ static int coll_sum(wstate *o, wcoll *c, uint64_t phase)
 static int finish(wstate *o, uint32_t r, wrank *t, uint64_t e_end, void *base, void *msgs)
 {
     const rp_walk_ops *ops = o->ops;
-    const rp_rankdata *d = &o->run->rd[r];
     uint64_t ph = t->phase;
     int replaced = 0, phase_end = 0;
     wcoll *pe_coll = NULL;
-    for (uint64_t i = t->edge_first; i < e_end; i++) {
-        const rp_edge *ed = &d->edges[i];
-        if (ed->kind == RP_EDGE_MSG) {
-            if (!o->run->present[ed->peer] || ed->peer_event == 0)
-                continue;
-            uint32_t s = src_find(o, ed->peer, ed->peer_event);
-            if (s == UINT32_MAX)
-                continue;
-            if (ops->add(o->ctx, msgs, o->s[s].v, ph) != 0)
+    wjoin j;
+    for (uint64_t i = t->edge_first; next_join(o, r, &i, e_end, &j);) {
+        if (!j.c) {
+            if (ops->add(o->ctx, msgs, o->s[j.src].v, ph) != 0)
                 return -1;
-            src_used(o, s);
+            src_used(o, j.src);
             continue;
         }
-        if (ed->part == RP_PART_CONTRIB)
-            continue;
-        wcoll *c = coll_get(o, ed, 0);
-        if (!c)
-            continue;
-        uint32_t pos = c->kind == RP_COLL_SCAN ? ed->root : r;
+        const rp_edge *ed = j.ed;
+        wcoll *c = j.c;
+        uint32_t pos = j.pos;
         if (c->kind == RP_COLL_ALL || (c->kind == RP_COLL_IN && r == c->root)) {
             if (!c->summed) {
                 if (coll_sum(o, c, ph) != 0)

@@ -22,22 +22,11 @@
 #include <string.h>
 #include "graph.h"
 #include "oracle.h"
+#include "pctcmp.h"
 #include "paths.h"
 #include "replay.h"
 #include "core/config.h"
 #include "core/select.h"
-
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* as rp-report --check takes it: the mean of the middle two of an even count */
-static double median(const double *v, uint64_t n)
-{
-    return n == 0 ? NAN : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 static int usage(void)
 {
@@ -80,18 +69,23 @@ int main(int argc, char **argv)
     uint64_t nq = g.nphases;
     int64_t *c = malloc((nq ? nq : 1) * k * sizeof *c);
     double *probe = malloc((nq ? nq : 1) * k * sizeof *probe);
-    double *e = malloc((nq ? nq : 1) * sizeof *e), *re = malloc((nq ? nq : 1) * sizeof *re);
     char why[256] = "";
-    rp_pctphase *ph = NULL;
-    if (!c || !probe || !e || !re) {
+    rp_pctcmp t;
+    memset(&t, 0, sizeof t);
+    if (!c || !probe) {
         perror("replay");
         return 1;
     }
     int rc = replay_levels(&g, k, pk, sel, c, why, sizeof why);
     for (uint64_t i = 0; rc == 0 && i < nq * k; i++)
         probe[i] = c[i] < 0 ? NAN : (double)c[i];
-    if (rc == 0)
-        rc = oracle_percentiles(&g, k, probe, &ph, why, sizeof why);
+    if (rc == 0) {   /* measured as rp-report --check measures the run's own */
+        rc = pctcmp_run(&g, k, probe, &t);
+        if (rc == 0 && !t.run) {
+            snprintf(why, sizeof why, "%s", t.why);
+            rc = 1;
+        }
+    }
     if (rc != 0) {
         fprintf(stderr, "replay: %s: %s\n", argv[1], rc < 0 ? "out of memory" : why);
         return 1;
@@ -100,32 +94,19 @@ int main(int argc, char **argv)
            sel == RP_SELECT_REPR ? "repr" : sel == RP_SELECT_PAPER ? "paper" : "topk");
     printf("# phase level pct replay_ns exact_ns cost_err_pct rank_err_pts log2_paths\n");
     for (uint32_t j = 1; j + 1 < k; j++) {
-        uint64_t n = 0, m = 0;
-        for (uint64_t q = 0; q < nq; q++) {
-            const rp_pctphase *p = &ph[q];
-            double range = (double)(g.ph[q].longest_ns - g.ph[q].shortest_ns);
-            if (!p->ok || !g.ph[q].complete || range <= 0 || isnan(probe[q * k + j]))
-                continue;
-            double pct = select_percentile(j, k);
-            double ce = 100.0 * (probe[q * k + j] - p->exact_ns[j]) / range;
-            double r = oracle_rank_error(pct, p->probe_lo_pct[j], p->probe_hi_pct[j]);
-            printf("%llu %u %.1f %.0f %.0f %.4f %.4f %.1f\n", (unsigned long long)q, j, pct,
-                   probe[q * k + j], p->exact_ns[j], ce, r, p->log2_paths);
-            e[n++] = fabs(ce);
-            if (!isnan(r))
-                re[m++] = r;
+        for (uint64_t i = 0; i < t.n; i++) {
+            const rp_pctphase *p = &t.ph[t.qs[i]];
+            printf("%llu %u %.1f %.0f %.0f %.4f %.4f %.1f\n", (unsigned long long)t.qs[i], j,
+                   select_percentile(j, k), t.online[i * k + j], p->exact_ns[j],
+                   pctcmp_cost_err(&t, i, j), pctcmp_rank_err(&t, i, j), p->log2_paths);
         }
-        qsort(e, n, sizeof *e, cmp_d);
-        qsort(re, m, sizeof *re, cmp_d);
         printf("# level %.1f %%: %llu phases, cost error median %.2f %% worst %.2f %%, rank error "
-               "median %.2f points\n", select_percentile(j, k), (unsigned long long)n,
-               median(e, n), n ? e[n - 1] : NAN, median(re, m));
+               "median %.2f points\n", select_percentile(j, k), (unsigned long long)t.n,
+               t.med[j], t.worst[j], t.rmed[j]);
     }
-    free(ph);
+    pctcmp_free(&t);
     free(c);
     free(probe);
-    free(e);
-    free(re);
     graph_free(&g);
     run_free(&run);
     return 0;

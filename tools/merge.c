@@ -592,6 +592,7 @@ int merge_dir(const char *dir, const rp_merge_opts *o, rp_profile *p)
     p->summary_cap = f->summary_cap;
     p->period_us = f->period_us;
     p->clock = f->clock;
+    p->phase_k = f->phase_k;
     p->wall_ns = s.wall_ns;
     memcpy(p->exe, f->exe, sizeof p->exe);
     p->n_missing = f->nranks - s.ranks_present;

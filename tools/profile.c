@@ -71,6 +71,7 @@ int profile_write(const char *path, const rp_profile *p)
     rpenc_u32(&e, p->n_folded);
     union { double d; uint64_t u; } ms = { p->min_share_pct };
     rpenc_u64(&e, ms.u);
+    rpenc_u32(&e, p->phase_k);   /* a later v2 addition (readers before it skip it) */
     rpenc_section_end(&e, s);
 
     s = rpenc_section_begin(&e, TAG_MISS);
@@ -155,12 +156,14 @@ static int dec_head(const rp_section *s, rp_profile *p, char *err, size_t errlen
     p->n_folded = rpdec_u32(&r);
     union { uint64_t u; double d; } ms = { rpdec_u64(&r) };
     p->min_share_pct = ms.d;
+    p->phase_k = !r.failed && rpdec_left(&r) >= 4 ? rpdec_u32(&r) : 0;
     if (r.failed || !(p->min_share_pct >= 0 && p->min_share_pct < 100)) {
         rp_seterr(err, errlen, "corrupt HEAD section (contexts folded, min-share)");
         return -1;
     }
     if (p->k == 0 || p->k > RP_FILE_MAX_K || p->nranks == 0 || p->ranks_present == 0 ||
-        p->ranks_present > p->nranks || p->mode > RP_MODE_TRACE || p->wall_ns < 0) {
+        p->ranks_present > p->nranks || p->mode > RP_MODE_TRACE || p->wall_ns < 0 ||
+        p->phase_k > RP_FILE_MAX_K || (p->phase_k && p->phase_k < p->k)) {
         rp_seterr(err, errlen, "corrupt HEAD section (k=%u, ranks %u of %u, mode %u)", p->k,
                p->ranks_present, p->nranks, p->mode);
         return -1;

@@ -48,6 +48,7 @@ typedef struct rp_pnode {
 typedef struct rp_profile {
     uint32_t ranks_present, nranks;
     uint32_t k, mode, select, summary_cap, period_us, clock;
+    uint32_t phase_k;   /* paths of the phase-end exchange (rank files'); 0: not recorded */
     int64_t  wall_ns;            /* max over ranks */
     char     exe[256];
     /* rp-merge --min-share (prune.h): contexts folded, the share in %

@@ -1,5 +1,6 @@
 /* report.c - aggregation for rp-report: totals, hotspots, the view tree. */
 #include "report.h"
+#include "core/config.h"    /* config_phase_k_default */
 #include "core/pathset.h"   /* RP_SELECT_* */
 #include "idtab.h"
 #include "frames.h"
@@ -82,11 +83,17 @@ static const lerr level_errors[] = {
 
 int report_level_error(const rp_profile *p, uint32_t j, rp_level_error *out)
 {
-    /* the phase-end exchange was wide (lib/exchange/collpaths.c) if it says
-     * so; at 2 ranks it is skipped as picking the same, and 1 has none */
-    int wide = report_counter(p, "phase_exchanges_wide") > 0 || p->nranks <= 2;
+    /* the phase-end exchange was wide (lib/exchange/collpaths.c) if the
+     * rank files say so (phase_k, session 14); older ones only by the
+     * counter, and at 2 ranks it is skipped as picking the same, and 1 has
+     * none */
+    int wide = p->phase_k ? p->phase_k > p->k
+                          : report_counter(p, "phase_exchanges_wide") > 0 || p->nranks <= 2;
     if (p->select != RP_SELECT_REPR)
         wide = 0;   /* only the weighted rule widens */
+    /* the figures are the default width's: another was not measured */
+    if (wide && p->phase_k && p->phase_k != config_phase_k_default(p->k))
+        return 0;
     for (size_t i = 0; i < sizeof level_errors / sizeof *level_errors; i++) {
         const lerr *e = &level_errors[i];
         if (e->sel == p->select && e->k == p->k && e->j == j && e->wide == wide) {

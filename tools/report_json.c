@@ -150,8 +150,12 @@ int report_json(FILE *f, const rp_profile *p, const rp_report_opts *o)
     fprintf(f, ", \"phases\": %llu, \"wall_seconds\": ",
             (unsigned long long)(o->path_cost_ns ? o->path_phases : st->nphases));
     jnum(f, wall);
-    fprintf(f, ", \"period_us\": %u, \"summary_cap\": %u, \"clock\": ", p->period_us,
-            p->summary_cap);
+    fprintf(f, ", \"period_us\": %u, \"summary_cap\": %u", p->period_us, p->summary_cap);
+    if (p->phase_k)
+        fprintf(f, ", \"phase_k\": %u", p->phase_k);
+    else
+        fputs(", \"phase_k\": null", f);
+    fputs(", \"clock\": ", f);
     jstr(f, p->clock == RP_CLOCK_CPU ? "cpu" : "wall");
     fputs(", \"sampled_seconds\": ", f);
     jnum(f, secs(report_total(p, RP_MET_RANK)));

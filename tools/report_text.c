@@ -6,6 +6,7 @@
  *   the top-down calling-context tree with each path as % of the critical
  *   path and the difference metrics 100%-0% and between the two middle
  *   paths (paper Fig. 2). */
+#include "core/config.h"    /* config_phase_k_default */
 #include "core/pathset.h"   /* RP_SELECT_* */
 #include "report.h"
 #include "warnings.h"
@@ -53,6 +54,8 @@ static void header(FILE *f, const rp_profile *p)
             p->ranks_present, p->nranks, p->k, profile_select_name(p->select),
             profile_mode_name(p->mode), (unsigned long long)st->nphases,
             st->nphases == 1 ? "" : "s", secs(p->wall_ns));
+    if (p->phase_k > p->k)
+        fprintf(f, ", phase-end exchange of %u paths", p->phase_k);
     if (p->period_us)
         fprintf(f, ", sampling every %u us (%s clock)", p->period_us,
                 p->clock == RP_CLOCK_CPU ? "cpu" : "wall");
@@ -161,6 +164,11 @@ static void distribution(FILE *f, const rp_profile *p)
                        "phase %.1f %%; as a rank, a path sits within %.1f percentile points of\n"
                        "  its level (median), %.1f in the worst phase\n", p->k, mx.median,
                     mx.worst, mx.rank_median, mx.rank_worst);
+        else if (p->select != RP_SELECT_TOPK && p->phase_k > p->k &&
+                 p->phase_k != config_phase_k_default(p->k))
+            fprintf(f, "  the estimates' error has not been measured with RP_PHASE_K=%u "
+                       "(doc/accuracy.md has the default, %u, and 1)\n", p->phase_k,
+                    config_phase_k_default(p->k));
         else if (p->select != RP_SELECT_TOPK)
             fprintf(f, "  the estimates' error has not been measured at k=%u (doc/accuracy.md "
                        "has k = 3, 5, 9)\n", p->k);

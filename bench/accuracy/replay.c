@@ -44,8 +44,7 @@ int main(int argc, char **argv)
     uint32_t k = run.k, pk;
     if (argc > 2 && (config_parse_u32(argv[2], 1, RP_PATHSET_MAX_K, &k) != 0))
         return usage();
-    pk = RP_PHASE_K_MULT * (k - 1) + 1;
-    pk = pk > RP_PATHSET_MAX_K ? RP_PATHSET_MAX_K : pk;
+    pk = config_phase_k_default(k);
     if (argc > 3 && config_parse_u32(argv[3], 1, RP_PATHSET_MAX_K, &pk) != 0)
         return usage();
     rp_select_mode sel = RP_SELECT_REPR;

@@ -148,12 +148,16 @@ void config_load(rp_config *cfg, int verbose)
      * paper's rule and topk keep their own definitions).  Its messages go
      * by MPI_Sendrecv, so the eager limit does not bound them.  A value of
      * k or less turns it off (documented: RP_PHASE_K=1). */
-    uint32_t wide = RP_PHASE_K_MULT * (cfg->k - 1) + 1;
-    wide = wide > RP_MAX_K ? RP_MAX_K : wide;
-    get_u32("RP_PHASE_K", 1, RP_MAX_K, wide, ", paths kept inside a phase-end exchange", &cfg->phase_k,
+    get_u32("RP_PHASE_K", 1, RP_MAX_K, config_phase_k_default(cfg->k), ", paths kept inside a phase-end exchange", &cfg->phase_k,
             verbose);
     if (cfg->phase_k < cfg->k || cfg->select != RP_SELECT_REPR)
         cfg->phase_k = cfg->k;
+}
+
+uint32_t config_phase_k_default(uint32_t k)
+{
+    uint32_t wide = RP_PHASE_K_MULT * (k ? k - 1 : 0) + 1;
+    return wide > RP_MAX_K ? RP_MAX_K : wide;
 }
 
 int config_threads_wanted(void)

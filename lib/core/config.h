@@ -16,6 +16,10 @@
  * levels of the wide set too (doc/accuracy.md, session 13) */
 #define RP_PHASE_K_MULT     4u
 
+/* RP_PHASE_K's default for k paths (at most RP_MAX_K): the one the report's
+ * stated errors were measured with (tools/report.c). */
+uint32_t config_phase_k_default(uint32_t k);
+
 /* Fill cfg from the environment.  Invalid values fall back to defaults; a
  * warning naming the variable and its accepted range is printed when
  * `verbose` (rank 0 only, so a job prints each once). */

@@ -143,15 +143,14 @@ void coll_allreduce_paths_from(rp_comm *c, int phase_end, int from_d, const uint
     }
     if (got)   /* the overlapped first round's set */
         proto_join_into(ps, got, got_len, 0);
-    if ((n & (n - 1)) == 0) {
+    int disseminate = (n & (n - 1)) != 0;
+    if (!disseminate) {
         /* Power of two: butterfly.  Partners join the same two sets, and a
          * join is a deterministic function of the union, so after each
          * round partners are identical, and after the last all members
          * are: no broadcast needed. */
         for (int d = from_d; d < n; d <<= 1)
             exchange_set(c, ps, me ^ d, me ^ d);
-        if (ps != &g_st->ps)   /* every member holds the same wide set */
-            pathset_select_from(&g_st->ps, ps, (rp_select_mode)g_st->cfg.select);
     } else {
         int top = 1, b = 0, ok = 1;
         while (top * 2 < n)
@@ -176,13 +175,14 @@ void coll_allreduce_paths_from(rp_comm *c, int phase_end, int from_d, const uint
                 exchange_set(c, ps, dst, src);
             off += 1 << bit;
         }
-        /* the members' sets differ here: each chooses its k, and rank 0's
-         * choice is broadcast */
-        if (ps != &g_st->ps)
-            pathset_select_from(&g_st->ps, ps, (rp_select_mode)g_st->cfg.select);
-        if (g_st->cfg.select != RP_SELECT_TOPK)   /* not associative */
-            coll_bcast_set(c, 0, 1);
     }
+    /* a wide set: each member chooses its k from it (after the butterfly
+     * every member holds the same one) */
+    if (ps != &g_st->ps)
+        pathset_select_from(&g_st->ps, ps, (rp_select_mode)g_st->cfg.select);
+    /* after dissemination the members' sets differ: rank 0's is broadcast */
+    if (disseminate && g_st->cfg.select != RP_SELECT_TOPK)   /* not associative */
+        coll_bcast_set(c, 0, 1);
     rp_counters[RP_CNT_COLL_JOINS]++;
 }
 

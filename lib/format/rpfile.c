@@ -156,6 +156,11 @@ int rpfile_validate(const rp_rankdata *d, char *err, size_t errlen)
         rp_seterr(err, errlen, "absurd k=%u (1..%u)", d->k, RP_FILE_MAX_K);
         return -1;
     }
+    if (d->phase_k > RP_FILE_MAX_K || (d->phase_k && d->phase_k < d->k)) {
+        rp_seterr(err, errlen, "absurd phase_k=%u (0, or k=%u..%u)", d->phase_k, d->k,
+                  RP_FILE_MAX_K);
+        return -1;
+    }
     if (d->mode > RP_MODE_TRACE || d->select > 2u || d->clock > RP_CLOCK_CPU) {
         rp_seterr(err, errlen, "unknown mode/select/clock (%u/%u/%u)", d->mode, d->select,
                d->clock);
@@ -273,6 +278,7 @@ static void enc_head(rpenc *e, const rp_rankdata *d)
     rpenc_i64(e, d->wall_ns);
     rpenc_str(e, d->exe);
     rpenc_str(e, d->host);
+    rpenc_u32(e, d->phase_k);   /* a later v1 addition (readers before it skip it) */
     rpenc_section_end(e, s);
 }
 
@@ -446,6 +452,8 @@ static int dec_head(const rp_section *s, rp_rankdata *d, char *err, size_t errle
     }
     free(exe);
     free(host);
+    /* later v1 additions, read when there: phase_k (session 14) */
+    d->phase_k = ok && rpdec_left(&r) >= 4 ? rpdec_u32(&r) : 0;
     /* Bytes after the known fields are later v1 additions: ignored. */
     if (!ok) {
         rp_seterr(err, errlen, "corrupt HEAD section");

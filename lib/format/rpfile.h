@@ -90,6 +90,8 @@ typedef struct rp_rankdata {
     uint32_t summary_cap;     /* intervals per path-summary */
     uint32_t period_us;       /* sampling period asked for; 0 = no sampling */
     uint32_t clock;           /* RP_CLOCK_* */
+    uint32_t phase_k;         /* paths of the phase-end exchange (RP_PHASE_K in effect;
+                               * k: not widened); 0: not recorded (older file) */
     int64_t  wall_ns;         /* MPI_Init return .. MPI_Finalize entry on this rank */
     char     exe[256];        /* argv[0] / /proc/self/exe of the profiled program */
     char     host[64];

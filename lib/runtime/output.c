@@ -310,6 +310,7 @@ int output_write_rank(int final)
     d.summary_cap = rp_rt.cfg.summary;
     d.period_us = rp_rt.cfg.period_us;
     d.clock = rp_rt.cfg.clock;
+    d.phase_k = rp_rt.cfg.phase_k;
     /* a checkpoint or an abort: the run so far */
     int64_t end = final ? rp_rt.finalize_ns : rp_now_ns();
     d.wall_ns = end > rp_rt.init_ns ? end - rp_rt.init_ns : 0;

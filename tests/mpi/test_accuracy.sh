@@ -12,8 +12,8 @@
 #     MPI and MPICH; 4.2-5.6 % without them; 0.8-1.4 % with the wide
 #     phase-end exchange of session 13: 12 phases do not separate such
 #     rules, bench/accuracy (doc/accuracy.md) measures the difference);
-#   - the phase-end exchange was wide under repr (phase_exchanges_wide > 0)
-#     and not under paper;
+#   - the phase-end exchange was wide under repr (phase_exchanges_wide > 0,
+#     JSON phase_k 17) and not under paper (0, phase_k = k);
 #   - RP_SELECT=paper on the halo: some middle level's median error >= 12 %
 #     (measured 14-40 %): the test tells the two rules apart, so it fails if
 #     the weighted selection stops being used.
@@ -93,12 +93,15 @@ for p in d["paths"]:
     # the phase-end exchange kept RP_PHASE_K paths (repr at more than 2
     # ranks, lib/exchange/collpaths.c), and the paper's rule never does
     local wide
+    # (rank files record the width: 4 (k - 1) + 1 = 17 by default, k = 5
+    # when not widened)
     wide=$("$RP_BINDIR/rp-report" --format json "$RP_DIR" 2>/dev/null | python3 -c '
 import json, sys
-print(json.load(sys.stdin)["counters"]["phase_exchanges_wide"])' 2>/dev/null)
-    if [ -z "$wide" ] || { [ "$sel" = repr ] && [ "$wide" -le 0 ]; } ||
-       { [ "$sel" = paper ] && [ "$wide" != 0 ]; }; then
-        rp_fail "$what: phase_exchanges_wide = '$wide' (want > 0 for repr, 0 for paper)"
+d = json.load(sys.stdin)
+print(d["counters"]["phase_exchanges_wide"], d["phase_k"])' 2>/dev/null)
+    if [ -z "$wide" ] || { [ "$sel" = repr ] && [ "${wide% *}" -le 0 -o "${wide#* }" != 17 ]; } ||
+       { [ "$sel" = paper ] && [ "$wide" != "0 5" ]; }; then
+        rp_fail "$what: phase_exchanges_wide, phase_k = '$wide' (want > 0, 17 for repr; 0, 5 for paper)"
         return
     fi
     if awk -v w="$worst" -v want="$want" 'BEGIN { exit !((want == "lt" && w <= 8) || (want == "ge" && w >= 12)) }'; then

@@ -36,6 +36,7 @@ static void make_rank(rp_rankdata *d, uint32_t k)
     d->summary_cap = 32;
     d->period_us = 1000;
     d->clock = RP_CLOCK_WALL;
+    d->phase_k = 4 * (k - 1) + 1;
     d->wall_ns = 123456789;
     strcpy(d->exe, "/usr/bin/app");
     strcpy(d->host, "node7");
@@ -84,7 +85,8 @@ static int same_rank(const rp_rankdata *a, const rp_rankdata *b)
 {
     if (a->rank != b->rank || a->nranks != b->nranks || a->k != b->k || a->mode != b->mode ||
         a->select != b->select || a->summary_cap != b->summary_cap ||
-        a->period_us != b->period_us || a->clock != b->clock || a->wall_ns != b->wall_ns ||
+        a->period_us != b->period_us || a->clock != b->clock || a->phase_k != b->phase_k ||
+        a->wall_ns != b->wall_ns ||
         strcmp(a->exe, b->exe) || strcmp(a->host, b->host))
         return 0;
     if (a->stats.k != b->stats.k || a->stats.nphases != b->stats.nphases)
@@ -297,6 +299,25 @@ static void test_roundtrip(void)
         rpfile_free(&r);   /* idempotent on a freed (zeroed) struct */
         free_made(&d);
     }
+}
+
+/* HEAD's phase_k (session 14): 0 = not recorded reads back as 0; fewer
+ * paths than k is refused. */
+static void test_phase_k(void)
+{
+    rp_rankdata d, r;
+    char err[256] = "";
+    make_rank(&d, 5);
+    d.phase_k = 0;
+    CHECK_EQ(rpfile_write(path, &d), 0);
+    CHECK_EQ(rpfile_read(path, &r, err, sizeof err), 0);
+    CHECK_EQ(r.phase_k, 0);
+    rpfile_free(&r);
+    d.phase_k = 3;   /* the writer validates as the reader does */
+    errno = 0;
+    CHECK_EQ(rpfile_write(path, &d), -1);
+    CHECK(errno == EINVAL);
+    free_made(&d);
 }
 
 static void test_write_errors(void)
@@ -634,6 +655,7 @@ int main(void)
     }
     snprintf(path, sizeof path, "%s/rank-00003.rpp", dir);
     test_roundtrip();
+    test_phase_k();
     test_write_errors();
     test_damage();
     test_paths();

@@ -7,6 +7,8 @@
 proxy_conf() {
     case $1 in
     hpcg2) echo "2 hpcg --n 16 --work-us 25 --cal $3 --iters $((4500 * $2))" ;;
+    # the same at 8 ranks (z slabs), for a machine with 8 cores or more
+    hpcg8) echo "8 hpcg --n 16 --work-us 25 --cal $3 --iters $((4500 * $2))" ;;
     lulesh8) echo "8 lulesh --work-us 2500 --sleep --iters $((300 * $2))" ;;
     lulesh2) echo "2 lulesh --work-us 300 --cal $3 --iters $((2000 * $2))" ;;
     # LULESH's own situation (issue 16): 8 computing ranks on 2 cores, so

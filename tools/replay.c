@@ -69,10 +69,56 @@ static int r_add(void *ctx, void *dst, const void *src, uint64_t phase)
     return 0;
 }
 
-/* The runtime's pairing (lib/exchange/collpaths.c): member i joins i + 2^d
- * for d = 0, 1, ... (the butterfly's partners hold the same union after
- * each round, so one of each pair is enough); a phase end works on sets of
- * phase_k paths and chooses k after the last round. */
+/* The runtime's exchange (lib/exchange/collpaths.c), at cap paths a set.
+ * A power of two: the butterfly, member i joining i + 2^d for d = 1, 2, ...
+ * (partners hold the same union after each round, so one of each pair is
+ * enough); the result is w[0].  Otherwise dissemination: in round b every
+ * member joins what member i - 2^b sent (its set before the round), then
+ * the exact last round joins, for each set bit 2^b of n - top (top: the
+ * largest power of two below n), the set member i - top - off sent in
+ * round b; members then differ, and rank 0's set is the one broadcast. */
+static int r_exchange(rval *w, uint32_t n, uint32_t cap, rp_select_mode sel)
+{
+    if ((n & (n - 1)) == 0) {
+        for (uint32_t d = 1; d < n; d *= 2)
+            for (uint32_t i = 0; i + d < n; i += 2 * d)
+                pathset_join(&w[i].ps, &w[i + d].ps, sel);
+        return 0;
+    }
+    uint32_t top = 1, rounds = 0;
+    while (top * 2 < n) {
+        top *= 2;
+        rounds++;
+    }
+    rval *snap = calloc((size_t)rounds * n, sizeof *snap);   /* [b * n + i] */
+    int rc = snap ? 0 : -1;
+    for (uint32_t b = 0, d = 1; rc == 0 && b < rounds; b++, d *= 2) {
+        for (uint32_t i = 0; rc == 0 && i < n; i++)
+            rc = r_copy(&snap[b * n + i], &w[i], cap);
+        for (uint32_t i = 0; rc == 0 && i < n; i++)
+            pathset_join(&w[i].ps, &snap[b * n + (i + n - d) % n].ps, sel);
+    }
+    uint32_t m = n - top;
+    for (uint32_t i = 0; rc == 0 && i < n; i++) {
+        uint32_t off = 0;
+        for (int bit = 30; bit >= 0; bit--) {
+            if (!(m & (1u << bit)))
+                continue;
+            uint32_t src = (i + 2 * n - top - off) % n;
+            pathset_join(&w[i].ps, &snap[(uint32_t)bit * n + src].ps, sel);
+            off += 1u << bit;
+        }
+    }
+    for (uint32_t i = 0; snap && i < rounds * n; i++)
+        if (!r_empty(&snap[i]))
+            pathset_free(&snap[i].ps);
+    free(snap);
+    return rc;
+}
+
+/* A collective's members mv[0..n) (in rank order): the exchange at k paths
+ * a set, or at phase_k for a phase end, then the k chosen from member 0's
+ * set, as the runtime chooses (and, off a power of two, broadcasts). */
 static int r_coll(void *ctx, void *dst, const void *const *mv, uint32_t n, int phase_end,
                   uint64_t phase)
 {
@@ -86,9 +132,8 @@ static int r_coll(void *ctx, void *dst, const void *const *mv, uint32_t n, int p
     for (uint32_t i = 0; i < n; i++)
         if (r_copy(&w[i], mv[i], cap) != 0)
             goto out;
-    for (uint32_t d = 1; d < n; d *= 2)
-        for (uint32_t i = 0; i + d < n; i += 2 * d)
-            pathset_join(&w[i].ps, &w[i + d].ps, c->sel);
+    if (r_exchange(w, n, cap, c->sel) != 0)
+        goto out;
     rval *out = dst;
     if (pathset_init(&out->ps, c->k, 0) != 0)
         goto out;
@@ -111,7 +156,7 @@ static int r_sink(void *ctx, uint64_t q, const void *v)
 
 static const rp_walk_ops replay_ops = {
     .size = sizeof(rval), .unit = r_unit, .shift = r_shift, .add = r_add, .clear = r_clear,
-    .empty = r_empty, .coll = r_coll, .sink = r_sink,
+    .empty = r_empty, .coll = r_coll, .sequential = 1, .sink = r_sink,
 };
 
 int replay_levels(const rp_graph *g, uint32_t k, uint32_t phase_k, rp_select_mode sel,

@@ -355,6 +355,19 @@ static int coll_sum(wstate *o, wcoll *c, uint64_t phase)
     return rc;
 }
 
+/* Does rank r's event take a blocking collective's result as its value
+ * (replacing its predecessor's)?  The rule finish() applies. */
+static int replaces(wstate *o, uint32_t r, const wrank *t, uint64_t e_end)
+{
+    wjoin j;
+    for (uint64_t i = t->edge_first; next_join(o, r, &i, e_end, &j);)
+        if (j.c && j.ed->part == RP_PART_BOTH &&
+            (j.c->kind == RP_COLL_ALL || j.c->kind == RP_COLL_SCAN ||
+             (j.c->kind == RP_COLL_IN && r == j.c->root)))
+            return 1;
+    return 0;
+}
+
 /* Finalise rank r's current event: its value after the joins.  base and
  * msgs: two empty scratch values. */
 static int finish(wstate *o, uint32_t r, wrank *t, uint64_t e_end, void *base, void *msgs)
@@ -363,10 +376,20 @@ static int finish(wstate *o, uint32_t r, wrank *t, uint64_t e_end, void *base, v
     uint64_t ph = t->phase;
     int replaced = 0, phase_end = 0;
     wcoll *pe_coll = NULL;
+    /* what the event joins goes to acc: collected apart (msgs), or, for
+     * ops->sequential, into the predecessor's value one by one in edge
+     * order, as the runtime joins them */
+    void *acc = msgs;
+    int pre_in = 0;
+    if (ops->sequential && !replaces(o, r, t, e_end)) {
+        val_move(o, base, t->pre);
+        acc = base;
+        pre_in = 1;
+    }
     wjoin j;
     for (uint64_t i = t->edge_first; next_join(o, r, &i, e_end, &j);) {
         if (!j.c) {
-            if (ops->add(o->ctx, msgs, o->s[j.src].v, ph) != 0)
+            if (ops->add(o->ctx, acc, o->s[j.src].v, ph) != 0)
                 return -1;
             src_used(o, j.src);
             continue;
@@ -383,7 +406,7 @@ static int finish(wstate *o, uint32_t r, wrank *t, uint64_t e_end, void *base, v
             /* blocking: the member's own path is in the sum; non-blocking
              * (a JOIN at completion): its own chain since the call is a
              * path of its own, beside the collective's */
-            if (ops->add(o->ctx, ed->part == RP_PART_BOTH ? base : msgs, c->sum, ph) != 0)
+            if (ops->add(o->ctx, ed->part == RP_PART_BOTH ? base : acc, c->sum, ph) != 0)
                 return -1;
             replaced |= ed->part == RP_PART_BOTH;
             if (ed->phase_end) {
@@ -398,17 +421,19 @@ static int finish(wstate *o, uint32_t r, wrank *t, uint64_t e_end, void *base, v
             int scan_both = c->kind == RP_COLL_SCAN && ed->part == RP_PART_BOTH;
             for (uint32_t m = 0; m < c->nm; m++)
                 if (member_joined(c, &c->m[m], r, pos)) {
-                    if (ops->add(o->ctx, scan_both ? base : msgs, o->s[c->m[m].src].v, ph) != 0)
+                    if (ops->add(o->ctx, scan_both ? base : acc, o->s[c->m[m].src].v, ph) != 0)
                         return -1;
                     src_used(o, c->m[m].src);
                 }
             replaced |= scan_both;
         }
     }
-    if (!replaced && ops->empty(base))      /* the usual event: base is pre, moved */
-        val_move(o, base, t->pre);
-    else if (!replaced && ops->add(o->ctx, base, t->pre, ph) != 0)
-        return -1;
+    if (!pre_in && !replaced) {   /* (else base started as pre, or replaced it) */
+        if (ops->empty(base))     /* the usual event: base is pre, moved */
+            val_move(o, base, t->pre);
+        else if (ops->add(o->ctx, base, t->pre, ph) != 0)
+            return -1;
+    }
     if (!ops->empty(msgs) && ops->add(o->ctx, base, msgs, ph) != 0)
         return -1;
     ops->clear(o->ctx, msgs);

@@ -34,6 +34,12 @@ typedef struct rp_walk_ops {
      * collective ends its phase */
     int  (*coll)(void *ctx, void *dst, const void *const *mv, uint32_t n, int phase_end,
                  uint64_t phase);
+    /* 1: an event joins its inputs into its predecessor's value one by one,
+     * in edge order (the runtime's join order: completion order), for a
+     * value whose join is not associative (replay.c's path sets); 0: its
+     * messages are joined together first (the oracle's histograms do not
+     * care) */
+    int  sequential;
     /* the value at phase q's end, once a phase (v is the walk's: copy it) */
     int  (*sink)(void *ctx, uint64_t q, const void *v);
 } rp_walk_ops;

@@ -14,6 +14,8 @@
 #     rules, bench/accuracy (doc/accuracy.md) measures the difference);
 #   - the phase-end exchange was wide under repr (phase_exchanges_wide > 0,
 #     JSON phase_k 17) and not under paper (0, phase_k = k);
+#   - bench/accuracy/replay over the run's trace reproduces every middle
+#     level of every phase (the replay joins as the runtime does);
 #   - RP_SELECT=paper on the halo: some middle level's median error >= 12 %
 #     (measured 14-40 %): the test tells the two rules apart, so it fails if
 #     the weighted selection stops being used.
@@ -104,8 +106,33 @@ print(d["counters"]["phase_exchanges_wide"], d["phase_k"])' 2>/dev/null)
         rp_fail "$what: phase_exchanges_wide, phase_k = '$wide' (want > 0, 17 for repr; 0, 5 for paper)"
         return
     fi
+    # the replay (tools/replay.c: the runtime's joins over the trace's graph,
+    # in its join order, its butterfly or dissemination) gives every middle
+    # level of every phase the run's own cost
+    local rep pk=17 agree
+    [ "$sel" = paper ] && pk=5
+    rep=$RP_TOP_BUILDDIR/bench/accuracy/replay
+    if ! agree=$("$rep" "$RP_DIR" 5 "$pk" "$sel" 2>&1 | python3 -c '
+import json, sys
+run = {}
+for ph in json.loads(sys.argv[1])["percentiles"]["by_phase"]:
+    for j, l in enumerate(ph["levels"]):
+        run[(ph["phase"], j)] = round(l["online_seconds"] * 1e9)
+same = tot = 0
+for line in sys.stdin:
+    if line.startswith("#"):
+        continue
+    q, j, pct, ns = line.split()[:4]
+    tot += 1
+    same += abs(run[(int(q), int(j))] - float(ns)) <= 1
+print(same, tot)
+assert tot > 0 and same == tot
+' "$js"); then
+        rp_fail "$what: the replay differs from the run (levels equal, of all: ${agree:-none})"
+        return
+    fi
     if awk -v w="$worst" -v want="$want" 'BEGIN { exit !((want == "lt" && w <= 8) || (want == "ge" && w >= 12)) }'; then
-        rp_pass "$what: largest median error of a middle level $worst % of the range"
+        rp_pass "$what: largest median error of a middle level $worst % of the range; the replay gives the run's cost at all ${agree#* } middle levels"
     else
         rp_fail "$what: largest median error of a middle level $worst % (want $want 8 % (repr) / 12 % (paper))"
         echo "$out" | grep -A7 '^percentiles' | sed 's/^/  /'

@@ -7,13 +7,15 @@
  * completion order); an all-to-all collective's members join in the
  * runtime's exchange (lib/exchange/collpaths.c: a butterfly at a power of
  * two, else dissemination with its exact last round and rank 0's set
- * broadcast), the phase-end one on sets of phase_k paths from which the k
+ * broadcast; a reduce's root joins the others' in rank order into its
+ * own), the phase-end one on sets of phase_k paths from which the k
  * are chosen after its last round.  So any selection rule, k or phase_k can
  * be measured on one trace, against the oracle's exact percentiles of the
  * same graph, without running the program again
  * (bench/accuracy/replay.c), and with the run's own settings the replay
- * gives the run's levels (tests/mpi/test_accuracy.sh; 99 % of LULESH's
- * phase levels and all of the accuracy programs', doc/accuracy.md). */
+ * gives the run's levels: all 5 535 middle levels of 70 traces (accuracy
+ * programs, LULESH, NAS; doc/accuracy.md), asserted by
+ * tests/mpi/test_accuracy.sh. */
 #ifndef RP_REPLAY_H
 #define RP_REPLAY_H
 

@@ -332,13 +332,15 @@ static int ready(wstate *o, uint32_t r, wrank *t, uint64_t e_end)
     return 1;
 }
 
-/* c's sum <- the join of every member's contribution (ops->coll's order, or
- * member order). */
+/* c's sum <- the join of every member's contribution: an all-to-all's by
+ * ops->coll when there is one; else in member order, except that a
+ * sequential walk starts a reduce from its root's own set, as the
+ * runtime's root joins the others' into its own (lib/mpi/wrap_coll.c). */
 static int coll_sum(wstate *o, wcoll *c, uint64_t phase)
 {
     const rp_walk_ops *ops = o->ops;
     int rc = 0;
-    if (ops->coll && c->nm > 1) {
+    if (ops->coll && c->nm > 1 && c->kind == RP_COLL_ALL) {
         const void **mv = malloc(c->nm * sizeof *mv);
         if (!mv)
             return -1;
@@ -347,8 +349,15 @@ static int coll_sum(wstate *o, wcoll *c, uint64_t phase)
         rc = ops->coll(o->ctx, c->sum, mv, c->nm, (int)c->phase_end, phase);
         free(mv);
     } else {
+        uint32_t first = c->nm;   /* a member joined before the others */
+        for (uint32_t m = 0; ops->sequential && c->kind == RP_COLL_IN && m < c->nm; m++)
+            if (c->m[m].rank == c->root)
+                first = m;
+        if (first < c->nm)
+            rc = ops->add(o->ctx, c->sum, o->s[c->m[first].src].v, phase);
         for (uint32_t m = 0; m < c->nm && rc == 0; m++)
-            rc = ops->add(o->ctx, c->sum, o->s[c->m[m].src].v, phase);
+            if (m != first)
+                rc = ops->add(o->ctx, c->sum, o->s[c->m[m].src].v, phase);
     }
     for (uint32_t m = 0; m < c->nm; m++)
         src_used(o, c->m[m].src);

@@ -259,9 +259,8 @@ def generate(out):
                  "code does between two joins in a job.  `RP_SELECT` `repr` is the "
                  "default, `paper` the unweighted rule, for comparison.  These are lower "
                  "bounds: *join* and *join from bytes* repeat one input, which the branch "
-                 "predictor learns, and the minimum favours the long-run sets. Inside MPI "
-                 "the weighted join costs more; the ping-pong tables above measure it "
-                 "(\"Verdict, session 14\").")
+                 "predictor learns, and inside MPI the weighted join costs more again; "
+                 "the ping-pong tables above measure it (\"Verdict, session 14\").")
         o.append("")
         o.append("| RP_SELECT | k | intervals/path | wire B | encode ns | decode ns | join ns "
                  "| join from bytes ns | join from bytes, cold L1i ns | per message ns |")

@@ -81,6 +81,12 @@ static const lerr level_errors[] = {
     { RP_SELECT_PAPER, 9, 7, 0, 17.6f, 35.2f, 12.5f, 12.5f },
 };
 
+int report_phase_k_unmeasured(const rp_profile *p)
+{
+    return p->select == RP_SELECT_REPR && p->phase_k > p->k &&
+           p->phase_k != config_phase_k_default(p->k);
+}
+
 int report_level_error(const rp_profile *p, uint32_t j, rp_level_error *out)
 {
     /* the phase-end exchange was wide (lib/exchange/collpaths.c) if the
@@ -92,7 +98,7 @@ int report_level_error(const rp_profile *p, uint32_t j, rp_level_error *out)
     if (p->select != RP_SELECT_REPR)
         wide = 0;   /* only the weighted rule widens */
     /* the figures are the default width's: another was not measured */
-    if (wide && p->phase_k && p->phase_k != config_phase_k_default(p->k))
+    if (report_phase_k_unmeasured(p))
         return 0;
     for (size_t i = 0; i < sizeof level_errors / sizeof *level_errors; i++) {
         const lerr *e = &level_errors[i];

@@ -77,6 +77,10 @@ typedef struct rp_level_error {
     double rank_median, rank_worst;   /* rank error, percentile points */
 } rp_level_error;
 int report_level_error(const rp_profile *p, uint32_t j, rp_level_error *e);
+/* Did the run's phase-end exchange keep a number of paths (RP_PHASE_K, as
+ * the rank files record it) whose error was never measured: wider than k
+ * (only the weighted rule widens), but not the default width? */
+int report_phase_k_unmeasured(const rp_profile *p);
 /* Innermost frame of a symbol (the one whose line the time is on). */
 const rp_pframe *report_leaf_frame(const rp_profile *p, uint32_t sym);
 

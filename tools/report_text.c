@@ -164,8 +164,7 @@ static void distribution(FILE *f, const rp_profile *p)
                        "phase %.1f %%; as a rank, a path sits within %.1f percentile points of\n"
                        "  its level (median), %.1f in the worst phase\n", p->k, mx.median,
                     mx.worst, mx.rank_median, mx.rank_worst);
-        else if (p->select != RP_SELECT_TOPK && p->phase_k > p->k &&
-                 p->phase_k != config_phase_k_default(p->k))
+        else if (report_phase_k_unmeasured(p))
             fprintf(f, "  the estimates' error has not been measured with RP_PHASE_K=%u "
                        "(doc/accuracy.md has the default, %u, and 1)\n", p->phase_k,
                     config_phase_k_default(p->k));

@@ -149,6 +149,13 @@ static uint64_t coll_rehash(const void *ctx, uint32_t id)
     return rp_hash_bytes(&o->c[id].id, sizeof o->c[id].id, 13);
 }
 
+/* Does rank r's event take collective c's sum (the join of every member's
+ * contribution)?  An all-to-all's members do, and a reduce's root. */
+static int takes_sum(const wcoll *c, uint32_t r)
+{
+    return c->kind == RP_COLL_ALL || (c->kind == RP_COLL_IN && r == c->root);
+}
+
 static wcoll *coll_get(wstate *o, const rp_edge *ed, int create)
 {
     o->key = ed->coll_id;
@@ -198,12 +205,11 @@ static int scan_edges(wstate *o)
             if (!c)
                 return -1;
             if (ed->part == RP_PART_JOIN) {
-                if (c->kind == RP_COLL_ALL || (c->kind == RP_COLL_IN && r == c->root))
+                if (takes_sum(c, r))
                     c->uses++;
                 continue;
             }
-            if (ed->part == RP_PART_BOTH &&
-                (c->kind == RP_COLL_ALL || (c->kind == RP_COLL_IN && r == c->root)))
+            if (ed->part == RP_PART_BOTH && takes_sum(c, r))
                 c->uses++;
             /* a contribution: who joins it? */
             int32_t uses = 0;
@@ -315,7 +321,7 @@ static int ready(wstate *o, uint32_t r, wrank *t, uint64_t e_end)
             continue;
         }
         wcoll *c = j.c;
-        int need_all = c->kind == RP_COLL_ALL || (c->kind == RP_COLL_IN && r == c->root);
+        int need_all = takes_sum(c, r);
         if (need_all && c->summed)
             continue;
         uint32_t got = 0;
@@ -364,15 +370,20 @@ static int coll_sum(wstate *o, wcoll *c, uint64_t phase)
     return rc;
 }
 
-/* Does rank r's event take a blocking collective's result as its value
- * (replacing its predecessor's)?  The rule finish() applies. */
+/* Does input j of rank r's event replace the event's predecessor's value?
+ * A blocking collective whose result the event takes: a sum, or a scan. */
+static int join_replaces(const wjoin *j, uint32_t r)
+{
+    return j->c && j->ed->part == RP_PART_BOTH &&
+           (takes_sum(j->c, r) || j->c->kind == RP_COLL_SCAN);
+}
+
+/* Does any input of rank r's event replace its predecessor's value? */
 static int replaces(wstate *o, uint32_t r, const wrank *t, uint64_t e_end)
 {
     wjoin j;
     for (uint64_t i = t->edge_first; next_join(o, r, &i, e_end, &j);)
-        if (j.c && j.ed->part == RP_PART_BOTH &&
-            (j.c->kind == RP_COLL_ALL || j.c->kind == RP_COLL_SCAN ||
-             (j.c->kind == RP_COLL_IN && r == j.c->root)))
+        if (join_replaces(&j, r))
             return 1;
     return 0;
 }
@@ -406,7 +417,9 @@ static int finish(wstate *o, uint32_t r, wrank *t, uint64_t e_end, void *base, v
         const rp_edge *ed = j.ed;
         wcoll *c = j.c;
         uint32_t pos = j.pos;
-        if (c->kind == RP_COLL_ALL || (c->kind == RP_COLL_IN && r == c->root)) {
+        int repl = join_replaces(&j, r);
+        replaced |= repl;
+        if (takes_sum(c, r)) {
             if (!c->summed) {
                 if (coll_sum(o, c, ph) != 0)
                     return -1;
@@ -415,9 +428,8 @@ static int finish(wstate *o, uint32_t r, wrank *t, uint64_t e_end, void *base, v
             /* blocking: the member's own path is in the sum; non-blocking
              * (a JOIN at completion): its own chain since the call is a
              * path of its own, beside the collective's */
-            if (ops->add(o->ctx, ed->part == RP_PART_BOTH ? base : acc, c->sum, ph) != 0)
+            if (ops->add(o->ctx, repl ? base : acc, c->sum, ph) != 0)
                 return -1;
-            replaced |= ed->part == RP_PART_BOTH;
             if (ed->phase_end) {
                 phase_end = 1;
                 pe_coll = c;
@@ -427,14 +439,12 @@ static int finish(wstate *o, uint32_t r, wrank *t, uint64_t e_end, void *base, v
         } else if (c->kind == RP_COLL_OUT || c->kind == RP_COLL_SCAN) {
             /* a broadcast's root joins nothing; a scan replaces the path
              * like an allreduce when blocking */
-            int scan_both = c->kind == RP_COLL_SCAN && ed->part == RP_PART_BOTH;
             for (uint32_t m = 0; m < c->nm; m++)
                 if (member_joined(c, &c->m[m], r, pos)) {
-                    if (ops->add(o->ctx, scan_both ? base : acc, o->s[c->m[m].src].v, ph) != 0)
+                    if (ops->add(o->ctx, repl ? base : acc, o->s[c->m[m].src].v, ph) != 0)
                         return -1;
                     src_used(o, c->m[m].src);
                 }
-            replaced |= scan_both;
         }
     }
     if (!pre_in && !replaced) {   /* (else base started as pre, or replaced it) */

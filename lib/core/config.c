@@ -148,8 +148,8 @@ void config_load(rp_config *cfg, int verbose)
      * paper's rule and topk keep their own definitions).  Its messages go
      * by MPI_Sendrecv, so the eager limit does not bound them.  A value of
      * k or less turns it off (documented: RP_PHASE_K=1). */
-    get_u32("RP_PHASE_K", 1, RP_MAX_K, config_phase_k_default(cfg->k), ", paths kept inside a phase-end exchange", &cfg->phase_k,
-            verbose);
+    get_u32("RP_PHASE_K", 1, RP_MAX_K, config_phase_k_default(cfg->k),
+            ", paths kept inside a phase-end exchange", &cfg->phase_k, verbose);
     if (cfg->phase_k < cfg->k || cfg->select != RP_SELECT_REPR)
         cfg->phase_k = cfg->k;
 }

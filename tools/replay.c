@@ -116,7 +116,7 @@ static int r_exchange(rval *w, uint32_t n, uint32_t cap, rp_select_mode sel)
     return rc;
 }
 
-/* A collective's members mv[0..n) (in rank order): the exchange at k paths
+/* A collective's members mv[0..n) (in communicator rank order): the exchange at k paths
  * a set, or at phase_k for a phase end, then the k chosen from member 0's
  * set, as the runtime chooses (and, off a power of two, broadcasts). */
 static int r_coll(void *ctx, void *dst, const void *const *mv, uint32_t n, int phase_end,

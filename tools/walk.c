@@ -42,6 +42,7 @@ typedef struct src {
 
 typedef struct member {
     uint32_t rank, pos;
+    uint32_t crank;      /* its rank in the communicator; UINT32_MAX: not recorded */
     uint32_t src;        /* its contribution's source id */
 } member;
 
@@ -181,6 +182,32 @@ static wcoll *coll_get(wstate *o, const rp_edge *ed, int create)
     return c;
 }
 
+/* Members in the order the runtime's exchange takes them: by rank in the
+ * communicator (the dissemination's positions, a reduce root's join order;
+ * lib/mpi/wrap_coll.c), as the rank files record it since session 15.
+ * Older files do not: world order then, which is the same wherever the
+ * communicator keeps the world's order. */
+static int cmp_member(const void *a, const void *b)
+{
+    const member *x = a, *y = b;
+    if (x->crank != y->crank)
+        return x->crank < y->crank ? -1 : 1;
+    return (x->rank > y->rank) - (x->rank < y->rank);
+}
+
+static void order_members(wcoll *c)
+{
+    int sorted = 1;
+    for (uint32_t i = 0; i < c->nm; i++) {
+        if (c->m[i].crank == UINT32_MAX)
+            return;
+        if (i && c->m[i].crank < c->m[i - 1].crank)
+            sorted = 0;
+    }
+    if (!sorted)   /* members arrive in world order: most communicators keep it */
+        qsort(c->m, c->nm, sizeof *c->m, cmp_member);
+}
+
 /* The scan: register every source and collective member with its number of
  * joins, so a value is freed after its last one. */
 static int scan_edges(wstate *o)
@@ -228,9 +255,11 @@ static int scan_edges(wstate *o)
             o->s[s].uses += uses;
             if (grow1(&c->m, c->nm, &c->cm, sizeof *c->m, 8) != 0)
                 return -1;
-            c->m[c->nm++] = (member){r, pos, s};
+            c->m[c->nm++] = (member){r, pos, ed->bytes ? ed->bytes - 1 : UINT32_MAX, s};
         }
     }
+    for (uint32_t i = 0; i < o->nc; i++)
+        order_members(&o->c[i]);
     return 0;
 }
 

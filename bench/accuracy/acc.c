@@ -11,7 +11,12 @@
  *        halo3d   LULESH-like: ranks on a 3-D grid (not periodic), each
  *                 exchanging with every neighbour of its 3x3x3 cube (up
  *                 to 26), task times nearly equal (uniform, mean +-10 %),
- *                 so a phase's paths have few distinct costs.
+ *                 so a phase's paths have few distinct costs;
+ *        split    halo1d, and after each exchange an MPI_Allreduce and an
+ *                 MPI_Reduce (to rank 0) on the even and the odd ranks'
+ *                 communicator, split with its ranks in reverse world
+ *                 order: collectives whose member order is not the world's
+ *                 (the replay must order them as the runtime does).
  * Task times are exponential with mean MEAN_US, slept (nanosleep), so the
  * program can oversubscribe the machine; each phase (STEPS steps) ends with
  * an MPI_Allreduce over MPI_COMM_WORLD.  The random stream depends on SEED
@@ -63,7 +68,8 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     if (argc != 6) {
         if (me == 0)
-            fprintf(stderr, "usage: acc halo1d|stencil2d|master|halo3d PHASES STEPS MEAN_US SEED\n");
+            fprintf(stderr, "usage: acc halo1d|stencil2d|master|halo3d|split PHASES STEPS MEAN_US "
+                    "SEED\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     const char *shape = argv[1];
@@ -71,7 +77,10 @@ int main(int argc, char **argv)
     double mean = atof(argv[4]);
     rng = 0x9E3779B97F4A7C15ull * (uint64_t)(atoi(argv[5]) + 1) + (uint64_t)me * 7919u + 1;
     int nb[26], nn = 0;
-    if (!strcmp(shape, "halo1d") && np > 1) {
+    MPI_Comm sub = MPI_COMM_NULL;
+    if (!strcmp(shape, "split"))
+        MPI_Comm_split(MPI_COMM_WORLD, me % 2, np - me, &sub);
+    if ((!strcmp(shape, "halo1d") || !strcmp(shape, "split")) && np > 1) {
         nb[nn++] = (me + np - 1) % np;
         nb[nn++] = (me + 1) % np;
     } else if (!strcmp(shape, "stencil2d") && np > 1) {
@@ -129,6 +138,13 @@ int main(int argc, char **argv)
                 work(mean);
                 if (nn)
                     exchange(nn, nb, 10 + s % 4);
+                if (sub != MPI_COMM_NULL) {
+                    long v = sum + s, r = 0;
+                    MPI_Allreduce(&v, &r, 1, MPI_LONG, MPI_MAX, sub);
+                    work(mean / 4);
+                    MPI_Reduce(&r, &v, 1, MPI_LONG, MPI_SUM, 0, sub);
+                    sum = (sum + v % 7) % 1000003;
+                }
             }
         }
         long tot = 0;
@@ -138,6 +154,8 @@ int main(int argc, char **argv)
     if (me == 0)
         printf("acc %s ranks=%d phases=%d steps=%d mean_us=%g check=%ld\n", shape, np, phases,
                steps, mean, sum);
+    if (sub != MPI_COMM_NULL)
+        MPI_Comm_free(&sub);
     MPI_Finalize();
     return 0;
 }

@@ -124,6 +124,8 @@ static int validate_paths(const rp_rankdata *d, char *err, size_t errlen)
                 why = "collective root out of range";
             else if (e->coll_kind == RP_COLL_SCAN && e->root >= e->size)
                 why = "scan position out of range";
+            else if (e->bytes > e->size)
+                why = "rank in the communicator out of range";
             else if (e->phase_end > 1)
                 why = "bad phase-end flag";
             else if (e->part > RP_PART_JOIN)

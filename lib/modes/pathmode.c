@@ -226,6 +226,9 @@ static void coll_record(rp_comm *c, int kind, int root, int phase_end, uint64_t 
     e->size = (uint32_t)c->size;
     e->phase_end = (uint32_t)phase_end;
     e->part = part;
+    /* my rank in the communicator + 1: the tools order the members as the
+     * exchange does (0 in files before session 15: world order) */
+    e->bytes = (uint32_t)c->rank + 1;
     if (kind == RP_COLL_SCAN)
         e->root = (uint32_t)c->rank;
     else if (root >= 0)

@@ -15,7 +15,10 @@
 #   - the phase-end exchange was wide under repr (phase_exchanges_wide > 0,
 #     JSON phase_k 17) and not under paper (0, phase_k = k);
 #   - bench/accuracy/replay over the run's trace reproduces every middle
-#     level of every phase (the replay joins as the runtime does);
+#     level of every phase (the replay joins as the runtime does; `split`
+#     adds an allreduce and a reduce on communicators whose ranks run in
+#     reverse world order, which the replay takes in the runtime's order
+#     from the rank files' EDGE entries);
 #   - RP_SELECT=paper on the halo: some middle level's median error >= 12 %
 #     (measured 14-40 %): the test tells the two rules apart, so it fails if
 #     the weighted selection stops being used.
@@ -140,6 +143,7 @@ assert tot > 0 and same == tot
 }
 
 acc_case 5 repr lt halo1d
+acc_case 5 repr lt split
 acc_case 4 repr lt stencil2d
 acc_case 5 repr lt master
 acc_case 5 paper ge halo1d

@@ -492,7 +492,8 @@ static void add_paths(rp_rankdata *d)
     d->pathsums = psums;
     d->n_pathsums = 2;
     pedges[0] = (rp_edge){RP_EDGE_MSG, 8, 1, 5, 0, 4, 0, 0, 0, 0, 0};
-    pedges[1] = (rp_edge){RP_EDGE_COLL, 0, 3, 0, RP_COLL_SCAN, 0, (7ull << 32) | 9, 2, 4, 1, 0};
+    /* bytes of a collective: my rank in the communicator + 1 (here 2 + 1) */
+    pedges[1] = (rp_edge){RP_EDGE_COLL, 3, 3, 0, RP_COLL_SCAN, 0, (7ull << 32) | 9, 2, 4, 1, 0};
     d->edges = pedges;
     d->n_edges = 2;
 }
@@ -546,6 +547,7 @@ static void m_edge_event(uint8_t *b, size_t n) { put64(b + edge_at(b, n) + 8, 6)
 static void m_edge_ckind(uint8_t *b, size_t n) { put32(b + edge_at(b, n) + 56 + 20, 5); }
 static void m_edge_scanpos(uint8_t *b, size_t n) { put32(b + edge_at(b, n) + 56 + 40, 4); }
 static void m_edge_size(uint8_t *b, size_t n) { put32(b + edge_at(b, n) + 56 + 44, 9); }
+static void m_edge_crank(uint8_t *b, size_t n) { put32(b + edge_at(b, n) + 56 + 4, 5); }
 
 static void test_paths(void)
 {
@@ -625,6 +627,7 @@ static void test_paths(void)
         {m_edge_ckind, "unknown collective kind", "collective kind"},
         {m_edge_scanpos, "scan position out of range", "scan position"},
         {m_edge_size, "collective size out of range", "collective size"},
+        {m_edge_crank, "rank in the communicator out of range", "communicator rank"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
         expect_reject(orig, n, cases[i].m, cases[i].want, cases[i].what);

@@ -288,8 +288,8 @@ static void percentiles(const dist *s, uint32_t k, double g, const double *probe
     out->ok = 1;
 }
 
-int oracle_percentiles(const rp_graph *g, uint32_t k, const double *probe_ns, rp_pctphase **out,
-                       char *why, size_t nwhy)
+int oracle_percentiles(const rp_graph *g, uint32_t k, uint32_t bins_ask, const double *probe_ns,
+                       rp_pctphase **out, char *why, size_t nwhy)
 {
     const rp_run *run = g->run;
     uint64_t nq = g->nphases;
@@ -320,6 +320,9 @@ int oracle_percentiles(const rp_graph *g, uint32_t k, const double *probe_ns, rp
         uint64_t bins = nt[q] ? RP_ORACLE_WORK / nt[q] : RP_ORACLE_BINS_MAX;
         bins = bins < RP_ORACLE_BINS_MIN ? RP_ORACLE_BINS_MIN
              : bins > RP_ORACLE_BINS_MAX ? RP_ORACLE_BINS_MAX : bins;
+        if (bins_ask)
+            bins = bins_ask < RP_ORACLE_BINS_ASK_MIN ? RP_ORACLE_BINS_ASK_MIN
+                 : bins_ask > RP_ORACLE_BINS_ASK_MAX ? RP_ORACLE_BINS_ASK_MAX : bins_ask;
         /* and never finer than longest / 2^24: a histogram stays under
          * 2^24 bins (128 MB) even where the range argument failed */
         uint64_t gr = ((uint64_t)R + bins - 1) / bins, gl = ((uint64_t)L + (1u << 24) - 1) >> 24;

@@ -46,6 +46,10 @@
 #define RP_ORACLE_BINS_MIN 16384u
 #define RP_ORACLE_BINS_MAX 65536u
 #define RP_ORACLE_WORK     (1ull << 31)
+/* What a caller may ask for instead (rp-report --check-bins): every phase
+ * on that many bins, whatever its size (the time grows in proportion). */
+#define RP_ORACLE_BINS_ASK_MIN 1024u
+#define RP_ORACLE_BINS_ASK_MAX (1u << 20)
 
 typedef struct rp_pctphase {
     int      ok;              /* computed (else why[]) */
@@ -65,10 +69,12 @@ typedef struct rp_pctphase {
  * holds a path (with a grid of 1 ns, the exact set of paths of that cost),
  * or, within the rounding bound and a bin of the longest or shortest, in
  * that end's bin (the online ends are exact; the grid moved the oracle's).
- * 0, -1 on ENOMEM (errno set), 1 if the graph has a part the oracle cannot
- * evaluate (message printed in why[], out untouched). */
-int oracle_percentiles(const rp_graph *g, uint32_t k, const double *probe_ns, rp_pctphase **out,
-                       char *why, size_t nwhy);
+ * bins: the bins across every phase's range (RP_ORACLE_BINS_ASK_MIN ..
+ * _MAX), or 0 for the default (RP_ORACLE_BINS_MIN .. _MAX by the phase's
+ * tasks).  0, -1 on ENOMEM (errno set), 1 if the graph has a part the
+ * oracle cannot evaluate (message printed in why[], out untouched). */
+int oracle_percentiles(const rp_graph *g, uint32_t k, uint32_t bins, const double *probe_ns,
+                       rp_pctphase **out, char *why, size_t nwhy);
 
 /* Percentile points between level pct and the range [lo, hi] (0 inside,
  * NAN if the range is NAN). */

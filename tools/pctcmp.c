@@ -55,12 +55,12 @@ static int probed(const double *probe, uint32_t k)
     return 1;
 }
 
-int pctcmp_run(const rp_graph *g, uint32_t k, const double *probe, rp_pctcmp *t)
+int pctcmp_run(const rp_graph *g, uint32_t k, uint32_t bins, const double *probe, rp_pctcmp *t)
 {
     memset(t, 0, sizeof *t);
     t->k = k = k > 64 ? 64 : k;
     uint64_t nq = g->nphases;
-    int rc = oracle_percentiles(g, k, probe, &t->ph, t->why, sizeof t->why);
+    int rc = oracle_percentiles(g, k, bins, probe, &t->ph, t->why, sizeof t->why);
     if (rc != 0) {
         if (rc < 0)
             snprintf(t->why, sizeof t->why, "out of memory");

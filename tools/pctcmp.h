@@ -32,10 +32,12 @@ typedef struct rp_pctcmp {
 } rp_pctcmp;
 
 /* Compare probe_ns[q * k + j] (level j of k in phase q < g->nphases, NaN:
- * none; k 1..64) with g's exact percentiles (g built, not stuck).  0 (t->run
+ * none; k 1..64) with g's exact percentiles (g built, not stuck; bins as
+ * oracle_percentiles').  0 (t->run
  * says whether the oracle ran, t->why why not), or -1 on ENOMEM.  t is
  * freed by pctcmp_free in every case. */
-int pctcmp_run(const rp_graph *g, uint32_t k, const double *probe_ns, rp_pctcmp *t);
+int pctcmp_run(const rp_graph *g, uint32_t k, uint32_t bins, const double *probe_ns,
+               rp_pctcmp *t);
 void pctcmp_free(rp_pctcmp *t);
 /* Compared phase i, level j: signed cost error, % of the phase's range (+:
  * the probe is longer); rank error in percentile points (NaN: not known). */

@@ -51,7 +51,8 @@ typedef struct tphase {
 /* The online cost of every level of every phase (NaN: the phase has no
  * paths), compared with the exact percentiles (pctcmp.h).  0, or -1 on
  * ENOMEM (t->run = 0 and why[] say whether it ran). */
-static int compare_percentiles(const rp_graph *g, const rp_run *run, rp_pctcmp *t)
+static int compare_percentiles(const rp_graph *g, const rp_run *run, uint32_t bins,
+                               rp_pctcmp *t)
 {
     uint32_t k = run->k > 64 ? 64 : run->k;
     uint64_t nq = g->nphases;
@@ -68,7 +69,7 @@ static int compare_percentiles(const rp_graph *g, const rp_run *run, rp_pctcmp *
                     ? run_pathsum(run, q, run_level_path(run, q, j)) : NULL;
             probe[q * k + j] = s ? (double)s->cost_ns : NAN;
         }
-    int rc = pctcmp_run(g, k, probe, t);
+    int rc = pctcmp_run(g, k, bins, probe, t);
     free(probe);
     return rc;
 }
@@ -89,6 +90,10 @@ static void text_percentiles(FILE *f, const rp_pctcmp *t)
     fprintf(f, "percentiles of all paths (exact, by path counting over the task graph; %llu "
                "phase(s), median 2^%.1f paths a phase, rounding bound %.3g %% of a phase's "
                "range):\n", (unsigned long long)t->n, t->mean_log2, t->bound_pct);
+    if (t->bound_pct > 1.0)
+        fputs("  (a bound above 1 %: rp-report --check --check-bins N, with N above the\n"
+              "   default 16384-65536 bins, narrows it roughly in proportion to N and\n"
+              "   takes time in proportion to N)\n", f);
     fputs("  (online path vs exact percentile. error: the cost difference, % of the phase's "
           "longest - shortest;\n   rank: percentile points between the level and where the "
           "online path sits among all paths)\n", f);
@@ -176,7 +181,7 @@ static void json_percentiles(FILE *f, const rp_pctcmp *t)
     fputs("]}", f);
 }
 
-static int check_trace(FILE *f, const rp_run *run, int64_t tol, int json)
+static int check_trace(FILE *f, const rp_run *run, int64_t tol, int json, uint32_t bins)
 {
     rp_graph g;
     if (graph_build(run, &g) != 0) {
@@ -198,7 +203,7 @@ static int check_trace(FILE *f, const rp_run *run, int64_t tol, int json)
     tphase *ph = calloc(nq ? nq : 1, sizeof *ph);
     rp_pctcmp pct;
     memset(&pct, 0, sizeof pct);
-    if (!ph || (!g.stuck && compare_percentiles(&g, run, &pct) < 0)) {
+    if (!ph || (!g.stuck && compare_percentiles(&g, run, bins, &pct) < 0)) {
         fprintf(stderr, "%s: out of memory checking the percentiles\n", run->prog);
         free(ph);
         pctcmp_free(&pct);
@@ -446,10 +451,10 @@ static int check_path(FILE *f, const rp_run *run, int64_t tol, int json)
     return 0;
 }
 
-int report_check(FILE *f, const rp_run *run, int64_t tol_ns, int json)
+int report_check(FILE *f, const rp_run *run, int64_t tol_ns, int json, uint32_t bins)
 {
     if (run->mode == RP_MODE_TRACE)
-        return check_trace(f, run, tol_ns, json);
+        return check_trace(f, run, tol_ns, json, bins);
     if (run->mode == RP_MODE_PATH)
         return check_path(f, run, tol_ns, json);
     fprintf(stderr, "%s: --check needs a trace-mode (or path-mode) run; this one is prof mode\n",

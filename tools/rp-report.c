@@ -2,6 +2,7 @@
  * distribution, hotspots overall and on the paths, and the paths'
  * calling-context trees (text), or the same as JSON, or folded stacks. */
 #include "merge.h"
+#include "oracle.h"   /* RP_ORACLE_BINS_ASK_MIN/_MAX: --check-bins */
 #include "prune.h"
 #include "rpprof.h"   /* RPPROF_VERSION: configure's AC_INIT version */
 #include "paths.h"
@@ -86,6 +87,11 @@ static const char usage_text[] =
     "                       online / exact / signed error / rank error.  With\n"
     "                       --format json: one JSON object with the same\n"
     "                       numbers (doc/paths.md)\n"
+    "      --check-bins N the exact percentiles' histograms: N bins across each\n"
+    "                       phase's range (1024..1048576; default 16384-65536 by\n"
+    "                       the phase's size).  More bins: a smaller rounding\n"
+    "                       bound (printed with the table), a longer run in\n"
+    "                       proportion\n"
     "  -o, --output FILE  write the report to FILE instead of standard output\n"
     "  -p, --path N       the path to follow: 0 = 100th percentile (critical,\n"
     "                       default) .. k-1 = 0th; for folded also 'rank' (every\n"
@@ -231,7 +237,7 @@ int main(int argc, char **argv)
 {
     const char *fmt = "text", *arg = NULL, *path_s = NULL, *outfile = NULL;
     int check = 0, digits_set = 0;
-    uint32_t digits = 0;
+    uint32_t digits = 0, check_bins = 0;
     int64_t phase = -1;
     rp_whatif whatif[8];
     int nwhatif = 0;
@@ -246,9 +252,10 @@ int main(int argc, char **argv)
                                                  {"-o", "--output"}, {"--digits", "--digits"},
                                                  {"--phase", "--phase"},
                                                  {"--what-if", "--what-if"},
-                                                 {"--min-share", "--min-share"}};
+                                                 {"--min-share", "--min-share"},
+                                                 {"--check-bins", "--check-bins"}};
         int opt = -1;
-        for (int k = 0; k < 9 && opt < 0; k++) {
+        for (int k = 0; k < (int)(sizeof withval / sizeof *withval) && opt < 0; k++) {
             size_t ll = strlen(withval[k][1]);
             if (!strcmp(a, withval[k][0]) || !strcmp(a, withval[k][1])) {
                 if (++i >= argc) {
@@ -314,6 +321,13 @@ int main(int argc, char **argv)
                         "'%s'\n", val);
                 return 2;
             }
+        } else if (opt == 9) {
+            if (parse_u32(val, &check_bins) != 0 || check_bins < RP_ORACLE_BINS_ASK_MIN ||
+                check_bins > RP_ORACLE_BINS_ASK_MAX) {
+                fprintf(stderr, "rp-report: --check-bins wants %u..%u, not '%s'\n",
+                        RP_ORACLE_BINS_ASK_MIN, RP_ORACLE_BINS_ASK_MAX, val);
+                return 2;
+            }
         } else if (!strcmp(a, "-c") || !strcmp(a, "--check")) {
             check = 1;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -360,6 +374,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "rp-report: --phase is for --format dot only\n");
         return 2;
     }
+    if (check_bins && !check) {
+        fprintf(stderr, "rp-report: --check-bins only applies to --check\n");
+        return 2;
+    }
     if (check && strcmp(fmt, "text") && strcmp(fmt, "json")) {
         fprintf(stderr, "rp-report: --check prints a table (text) or one JSON object "
                 "(--format json), not %s\n", fmt);
@@ -401,7 +419,7 @@ int main(int argc, char **argv)
                 report_warnings_print(out, "// ", ctr, (uint32_t)nctr);
         }
         free(ctr);
-        int rc = check ? report_check(out, &run, 1000, !strcmp(fmt, "json"))
+        int rc = check ? report_check(out, &run, 1000, !strcmp(fmt, "json"), check_bins)
                  : !strcmp(fmt, "critpath") ? report_critpath_digits(out, &run, digits)
                                             : report_dot_phase(out, &run, phase);
         run_free(&run);

@@ -79,7 +79,7 @@ int main(int argc, char **argv)
     for (uint64_t i = 0; rc == 0 && i < nq * k; i++)
         probe[i] = c[i] < 0 ? NAN : (double)c[i];
     if (rc == 0) {   /* measured as rp-report --check measures the run's own */
-        rc = pctcmp_run(&g, k, probe, &t);
+        rc = pctcmp_run(&g, k, 0, probe, &t);
         if (rc == 0 && !t.run) {
             snprintf(why, sizeof why, "%s", t.why);
             rc = 1;

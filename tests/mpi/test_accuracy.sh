@@ -142,7 +142,40 @@ assert tot > 0 and same == tot
     fi
 }
 
+# bins_case: rp-report --check-bins on the last run: 16 times the default's
+# finest grid states a bound no wider than the default's, the coarsest
+# grid (1024 bins) one no narrower and wider than the finest; a value out
+# of range, or the option without --check, is a usage error (2)
+bins_case() {
+    local what="rp-report --check-bins" b fine def coarse
+    for b in 1048576 0 1024; do
+        local opt=""
+        [ "$b" != 0 ] && opt="--check-bins $b"
+        # shellcheck disable=SC2086
+        if ! "$RP_BINDIR/rp-report" --check --format json $opt "$RP_DIR" > "$RP_TMP/bins.json" 2>/dev/null; then
+            rp_fail "$what $b: rp-report --check failed"
+            return
+        fi
+        local v
+        v=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["percentiles"]["rounding_bound_pct"])' "$RP_TMP/bins.json")
+        case $b in 1048576) fine=$v ;; 0) def=$v ;; 1024) coarse=$v ;; esac
+    done
+    if ! awk -v f="$fine" -v d="$def" -v c="$coarse" 'BEGIN { exit !(f <= d && d <= c && f < c) }'; then
+        rp_fail "$what: bounds $fine (2^20 bins) / $def (default) / $coarse (1024 bins) % not in order"
+        return
+    fi
+    local rc1=0 rc2=0
+    "$RP_BINDIR/rp-report" --check --check-bins 100 "$RP_DIR" >/dev/null 2>&1 || rc1=$?
+    "$RP_BINDIR/rp-report" --check-bins 4096 "$RP_DIR" >/dev/null 2>&1 || rc2=$?
+    if [ "$rc1" != 2 ] || [ "$rc2" != 2 ]; then
+        rp_fail "$what: exit status $rc1 for 100 bins, $rc2 without --check (want 2, 2)"
+        return
+    fi
+    rp_pass "$what: rounding bound $fine % (2^20 bins) <= $def % (default) <= $coarse % (1024 bins); bad uses exit 2"
+}
+
 acc_case 5 repr lt halo1d
+bins_case
 acc_case 5 repr lt split
 acc_case 4 repr lt stencil2d
 acc_case 5 repr lt master

@@ -144,7 +144,7 @@ static void replay_case(int trial, const rp_graph *g)
 /* scale 1: costs of 1-50 ns, a grid of 1 ns, exact answers.  Else costs
  * of about scale x 1-50 ns with arbitrary low digits: a grid of many ns,
  * and every percentile within the stated rounding bound of brute force. */
-static void one_case(int trial, int64_t scale)
+static void one_case(int trial, int64_t scale, uint32_t bins)
 {
     R = 1 + rnd(MAXR);
     E = 4 + rnd(MAXE - 3);              /* events 0 .. E-1; E-1 ends the phase */
@@ -227,7 +227,7 @@ static void one_case(int trial, int64_t scale)
             probe[j] = rnd(3) ? (double)all.v[rnd((uint32_t)all.n)]
                               : (double)(all.v[all.n - 1] - 3 + (int64_t)rnd((uint32_t)(
                                     all.v[0] - all.v[all.n - 1] + 7)));
-        CHECK(oracle_percentiles(&g, k, probe, &ph, why, sizeof why) == 0);
+        CHECK(oracle_percentiles(&g, k, bins, probe, &ph, why, sizeof why) == 0);
         CHECK(ph[0].ok);
         if (scale > 1) {
             /* each path's cost moved by at most bound_ns, so each order
@@ -235,7 +235,8 @@ static void one_case(int trial, int64_t scale)
              * number of tasks times one (the grid follows the phase's
              * range; a task shifts a histogram exactly) */
             int64_t range = all.v[0] - all.v[all.n - 1];
-            double gmax = fmax((double)range / RP_ORACLE_BINS_MIN, (double)all.v[0] / (1 << 24));
+            double gmax = fmax((double)range / (bins ? bins : RP_ORACLE_BINS_MIN),
+                               (double)all.v[0] / (1 << 24));
             CHECK(ph[0].grid_ns >= 1 && ph[0].grid_ns <= gmax + 1);
             CHECK(ph[0].bound_ns <= (double)MAXE * MAXR * ph[0].grid_ns / 2);
             for (uint32_t j = 0; j < k; j++) {
@@ -309,8 +310,12 @@ static void one_case(int trial, int64_t scale)
 int main(void)
 {
     for (int t = 0; t < 300; t++)
-        one_case(t, 1);
+        one_case(t, 1, 0);
     for (int t = 0; t < 300; t++)
-        one_case(t, 100000);
+        one_case(t, 100000, 0);
+    /* the coarsest grid a caller may ask for (rp-report --check-bins): more
+     * joins round, and the bound must still hold */
+    for (int t = 0; t < 300; t++)
+        one_case(t, 100000, RP_ORACLE_BINS_ASK_MIN);
     return unit_done("test_oracle");
 }

@@ -64,13 +64,18 @@ static int dist_copy(dist *dst, const dist *src)
     return 0;
 }
 
-/* The largest |recorded - true| after a join that moves side mv by e
- * and leaves side st: the union of their displacement ranges. */
-static int64_t moved_abs(const dist *st, const dist *mv, int64_t e)
+/* The largest |recorded - true| of a range: the rounding bound. */
+static int64_t disp_bound(int64_t lo, int64_t hi)
 {
-    int64_t lo = mv->dlo + e < st->dlo ? mv->dlo + e : st->dlo;
-    int64_t hi = mv->dhi + e > st->dhi ? mv->dhi + e : st->dhi;
     return -lo > hi ? -lo : hi;
+}
+
+/* The displacement range after a join that moves side mv by e and leaves
+ * side st: the union of theirs, mv's shifted. */
+static void joined_range(const dist *st, const dist *mv, int64_t e, int64_t *lo, int64_t *hi)
+{
+    *lo = mv->dlo + e < st->dlo ? mv->dlo + e : st->dlo;
+    *hi = mv->dhi + e > st->dhi ? mv->dhi + e : st->dhi;
 }
 
 /* dst += src (any ranges, any scales), on a grid of g ns: the result's
@@ -86,16 +91,19 @@ static int dist_add(dist *dst, const dist *src, int64_t g)
     int64_t base = dst->base < src->base ? dst->base : src->base;
     int dst_moves = dst->base != base;
     const dist *mv = dst_moves ? dst : src, *st = dst_moves ? src : dst;
-    int64_t d = mv->base - base, o = d / g, r = d % g, e = -r;   /* d >= 0 */
+    int64_t d = mv->base - base, o = d / g, r = d % g;   /* d >= 0: mv moves by -r or g - r */
+    int64_t lo, hi;
+    joined_range(st, mv, -r, &lo, &hi);
     if (r != 0) {
-        int64_t down = moved_abs(st, mv, -r), up = moved_abs(st, mv, g - r);
+        int64_t ulo, uhi;
+        joined_range(st, mv, g - r, &ulo, &uhi);
+        int64_t down = disp_bound(lo, hi), up = disp_bound(ulo, uhi);
         if (up < down || (up == down && g - r < r)) {
             o++;
-            e = g - r;
+            lo = ulo;
+            hi = uhi;
         }
     }
-    int64_t lo = mv->dlo + e < st->dlo ? mv->dlo + e : st->dlo;
-    int64_t hi = mv->dhi + e > st->dhi ? mv->dhi + e : st->dhi;
     int64_t od = dst_moves ? o : 0, os = dst_moves ? 0 : o;    /* in bins */
     int64_t hi_bin = od + dst->n > os + src->n ? od + dst->n : os + src->n;
     int32_t ex = dst->ex > src->ex ? dst->ex : src->ex;
@@ -200,7 +208,7 @@ static void place(const dist *s, uint32_t top, uint32_t bot, double c, double g,
     int64_t b = (int64_t)llround(x);
     /* within the rounding bound (and a bin) of an end: that end, as --check
        takes the ends (an online end is exact; the grid moved the oracle's) */
-    double slack = g > 1 ? (double)(-s->dlo > s->dhi ? -s->dlo : s->dhi) / g + 1 : 0;
+    double slack = g > 1 ? (double)disp_bound(s->dlo, s->dhi) / g + 1 : 0;
     int near_top = x >= (double)top - slack, near_bot = x <= (double)bot + slack;
     if (near_top && (!near_bot || (double)top - x <= x - (double)bot))
         b = top;
@@ -284,7 +292,7 @@ static void percentiles(const dist *s, uint32_t k, double g, const double *probe
             }
         }
     }
-    out->bound_ns = (double)(-s->dlo > s->dhi ? -s->dlo : s->dhi);
+    out->bound_ns = (double)disp_bound(s->dlo, s->dhi);
     out->ok = 1;
 }
 

@@ -283,7 +283,9 @@ static void phase_range(const rp_rankdata *d, uint64_t q, uint64_t *a, uint64_t 
     *b = lo;
 }
 
-/* How step st was reached from prev.  Inside complete intervals a change
+/* How step st was reached from prev.  On one rank: the next task, or past
+ * a non-blocking collective from its call to its completion.  Inside
+ * complete intervals a change
  * of rank is always a join at st's first event (the path travelled in a
  * message or a collective), never a gap: a message when it came from
  * prev's rank (a task records the source of one message joined at its
@@ -300,7 +302,13 @@ static void set_via(const rp_run *run, const rp_step *prev, rp_step *st)
         return;
     }
     if (prev->rank == st->rank) {
-        st->via = st->event == prev->event + 1 ? RP_VIA_SEQ : RP_VIA_GAP;
+        /* on the same rank, past the events between: only a non-blocking
+         * collective's own call joined into its completion (lib/mpi/
+         * wrap_coll.c rp_nbc_complete) skips tasks; anything else is a gap */
+        const char *f = prev->task ? run_fn_name(run, prev->rank, prev->task->end_fn) : "";
+        st->via = st->event == prev->event + 1 ? RP_VIA_SEQ
+                : !strncmp(f, "MPI_I", 5) && strncmp(f, "MPI_Ineighbor", 13) &&
+                          run_fn_global(f) ? RP_VIA_COLL : RP_VIA_GAP;
         return;
     }
     const rp_task *t = st->task;

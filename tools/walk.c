@@ -208,6 +208,16 @@ static void order_members(wcoll *c)
         qsort(c->m, c->nm, sizeof *c->m, cmp_member);
 }
 
+/* Does the walk join a non-blocking collective's contributions one by one
+ * at each member's completion, as the runtime does (lib/mpi/wrap_coll.c
+ * rp_nbc_complete: every member's set as of its call, in communicator
+ * order, into the member's own)?  The sequential walk does; otherwise an
+ * all-to-all's contributions are summed once. */
+static int joins_each(const wstate *o, const rp_edge *ed)
+{
+    return o->ops->sequential && ed->part != RP_PART_BOTH;
+}
+
 /* The scan: register every source and collective member with its number of
  * joins, so a value is freed after its last one. */
 static int scan_edges(wstate *o)
@@ -241,7 +251,9 @@ static int scan_edges(wstate *o)
             /* a contribution: who joins it? */
             int32_t uses = 0;
             uint32_t pos = c->kind == RP_COLL_SCAN ? ed->root : r;
-            if (c->kind == RP_COLL_ALL || c->kind == RP_COLL_IN)
+            if (c->kind == RP_COLL_ALL && joins_each(o, ed))
+                uses = (int32_t)c->size;           /* every member joins it */
+            else if (c->kind == RP_COLL_ALL || c->kind == RP_COLL_IN)
                 uses = 1;                          /* summed once */
             else if (c->kind == RP_COLL_OUT)
                 uses = r == c->root ? (int32_t)c->size - 1 : 0;
@@ -448,7 +460,13 @@ static int finish(wstate *o, uint32_t r, wrank *t, uint64_t e_end, void *base, v
         uint32_t pos = j.pos;
         int repl = join_replaces(&j, r);
         replaced |= repl;
-        if (takes_sum(c, r)) {
+        if (takes_sum(c, r) && joins_each(o, ed)) {
+            for (uint32_t m = 0; m < c->nm; m++) {
+                if (ops->add(o->ctx, acc, o->s[c->m[m].src].v, ph) != 0)
+                    return -1;
+                src_used(o, c->m[m].src);
+            }
+        } else if (takes_sum(c, r)) {
             if (!c->summed) {
                 if (coll_sum(o, c, ph) != 0)
                     return -1;

@@ -16,7 +16,11 @@
  *                 MPI_Reduce (to rank 0) on the even and the odd ranks'
  *                 communicator, split with its ranks in reverse world
  *                 order: collectives whose member order is not the world's
- *                 (the replay must order them as the runtime does).
+ *                 (the replay must order them as the runtime does);
+ *        nbc      split's communicators with non-blocking collectives
+ *                 overlapping work: MPI_Iallreduce, then MPI_Ireduce and
+ *                 MPI_Iscan, each completed after a task (a member's
+ *                 call joins its own completion too: --check's ends).
  * Task times are exponential with mean MEAN_US, slept (nanosleep), so the
  * program can oversubscribe the machine; each phase (STEPS steps) ends with
  * an MPI_Allreduce over MPI_COMM_WORLD.  The random stream depends on SEED
@@ -68,7 +72,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     if (argc != 6) {
         if (me == 0)
-            fprintf(stderr, "usage: acc halo1d|stencil2d|master|halo3d|split PHASES STEPS MEAN_US "
+            fprintf(stderr, "usage: acc halo1d|stencil2d|master|halo3d|split|nbc PHASES STEPS MEAN_US "
                     "SEED\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
@@ -78,9 +82,10 @@ int main(int argc, char **argv)
     rng = 0x9E3779B97F4A7C15ull * (uint64_t)(atoi(argv[5]) + 1) + (uint64_t)me * 7919u + 1;
     int nb[26], nn = 0;
     MPI_Comm sub = MPI_COMM_NULL;
-    if (!strcmp(shape, "split"))
+    int nbc = !strcmp(shape, "nbc");
+    if (!strcmp(shape, "split") || nbc)
         MPI_Comm_split(MPI_COMM_WORLD, me % 2, np - me, &sub);
-    if ((!strcmp(shape, "halo1d") || !strcmp(shape, "split")) && np > 1) {
+    if ((!strcmp(shape, "halo1d") || !strcmp(shape, "split") || nbc) && np > 1) {
         nb[nn++] = (me + np - 1) % np;
         nb[nn++] = (me + 1) % np;
     } else if (!strcmp(shape, "stencil2d") && np > 1) {
@@ -138,7 +143,18 @@ int main(int argc, char **argv)
                 work(mean);
                 if (nn)
                     exchange(nn, nb, 10 + s % 4);
-                if (sub != MPI_COMM_NULL) {
+                if (sub != MPI_COMM_NULL && nbc) {
+                    long v = sum + s, r = 0, w[2] = {0, 0};
+                    MPI_Request rq[2];
+                    MPI_Iallreduce(&v, &r, 1, MPI_LONG, MPI_MAX, sub, &rq[0]);
+                    work(mean / 4);
+                    MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
+                    MPI_Ireduce(&r, &w[0], 1, MPI_LONG, MPI_SUM, 0, sub, &rq[0]);
+                    MPI_Iscan(&r, &w[1], 1, MPI_LONG, MPI_SUM, sub, &rq[1]);
+                    work(mean / 4);
+                    MPI_Waitall(2, rq, MPI_STATUSES_IGNORE);
+                    sum = (sum + (w[0] + w[1]) % 7) % 1000003;
+                } else if (sub != MPI_COMM_NULL) {
                     long v = sum + s, r = 0;
                     MPI_Allreduce(&v, &r, 1, MPI_LONG, MPI_MAX, sub);
                     work(mean / 4);

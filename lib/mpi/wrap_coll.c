@@ -575,12 +575,16 @@ void rp_nbc_complete(rp_nbc *x, int join)
         if (me != x->root)
             proto_join_buffer(x->buf, (int)wire_len(x->buf), 0);
     } else if (x->kind != RP_COLL_IN || me == x->root) {
-        int upto = x->kind == RP_COLL_SCAN ? me : n;
+        /* Every member's set as of its call (a scan's up to mine), mine
+         * included: the collective joins my call to my completion too, a
+         * path that skips what I computed in between, as the trace's
+         * graph has it (tools/walk.c); without it --check's shortest path
+         * was shorter than the online 0 % path. */
+        int upto = x->kind == RP_COLL_SCAN ? me + 1 : n;
         for (int i = 0; i < upto; i++) {
             const uint8_t *b = x->buf + (size_t)i * cap;
             uint32_t len = wire_len(b);
-            if (i != me)
-                proto_join_buffer(b, len <= cap ? (int)len : 0, 0);
+            proto_join_buffer(b, len <= cap ? (int)len : 0, 0);
         }
     }
     rp_mode->nbc_done(x->c, x->kind, x->root, x->no);

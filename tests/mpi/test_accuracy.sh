@@ -18,7 +18,9 @@
 #     level of every phase (the replay joins as the runtime does; `split`
 #     adds an allreduce and a reduce on communicators whose ranks run in
 #     reverse world order, which the replay takes in the runtime's order
-#     from the rank files' EDGE entries);
+#     from the rank files' EDGE entries; `nbc` non-blocking collectives,
+#     whose contributions the replay joins one by one at each member's
+#     completion, its own included, as the runtime does);
 #   - RP_SELECT=paper on the halo: some middle level's median error >= 12 %
 #     (measured 14-40 %): the test tells the two rules apart, so it fails if
 #     the weighted selection stops being used.
@@ -177,6 +179,7 @@ bins_case() {
 acc_case 5 repr lt halo1d
 bins_case
 acc_case 5 repr lt split
+acc_case 5 repr lt nbc
 acc_case 4 repr lt stencil2d
 acc_case 5 repr lt master
 acc_case 5 paper ge halo1d

@@ -54,6 +54,12 @@ typedef struct wcoll {
     int       summed;    /* sum holds every member's contribution (ALL, IN) */
     int32_t   uses;      /* joins of sum still to come */
     void     *sum;
+    /* A blocking scan in a sequential walk (scan_value): member i's set
+     * after t rounds at hs[i * (rounds + 1) + t], member index by position
+     * at hs_at; freed when the last member took its value (hs_left). */
+    void    **hs;
+    uint32_t *hs_at;
+    uint32_t  rounds, hs_left;
 } wcoll;
 
 typedef struct wstate {
@@ -411,6 +417,82 @@ static int coll_sum(wstate *o, wcoll *c, uint64_t phase)
     return rc;
 }
 
+/* The runtime's blocking scan (lib/mpi/wrap_coll.c rp_hook_coll_scan):
+ * recursive doubling over the members in communicator order; in round t
+ * (d = 2^(t-1)) member i >= d joins member i - d's set after round t - 1
+ * into its own.  H(i, t), member i's set after t rounds, memoised in c;
+ * NULL on ENOMEM. */
+static void *scan_h(wstate *o, wcoll *c, uint32_t i, uint32_t t, uint64_t ph)
+{
+    void **slot = &c->hs[(size_t)i * (c->rounds + 1) + t];
+    if (*slot)
+        return *slot;
+    void *v = val_new(o);
+    if (!v)
+        return NULL;
+    int rc;
+    if (t == 0) {
+        rc = o->ops->add(o->ctx, v, o->s[c->m[c->hs_at[i]].src].v, ph);
+    } else {
+        uint32_t d = 1u << (t - 1);
+        void *a = scan_h(o, c, i, t - 1, ph), *b = i >= d ? scan_h(o, c, i - d, t - 1, ph) : NULL;
+        rc = !a || (i >= d && !b) ? -1 : o->ops->add(o->ctx, v, a, ph);
+        if (rc == 0 && b)
+            rc = o->ops->add(o->ctx, v, b, ph);
+    }
+    if (rc != 0) {
+        val_free(o, v);
+        return NULL;
+    }
+    return *slot = v;
+}
+
+static void scan_free(wstate *o, wcoll *c)
+{
+    for (size_t i = 0; c->hs && i < (size_t)c->size * (c->rounds + 1); i++)
+        val_free(o, c->hs[i]);
+    free(c->hs);
+    free(c->hs_at);
+    c->hs = NULL;
+    c->hs_at = NULL;
+}
+
+/* Position pos's result of blocking scan c in a sequential walk: 1 with
+ * *v set, 0 when the walk takes the members one by one instead (not every
+ * position has exactly one member: files that do not record communicator
+ * ranks), -1 on ENOMEM. */
+static int scan_value(wstate *o, wcoll *c, uint32_t pos, uint64_t ph, void **v)
+{
+    if (!c->hs) {
+        if (c->nm != c->size)
+            return 0;
+        c->hs_at = malloc(c->size * sizeof *c->hs_at);
+        for (uint32_t i = 0; c->hs_at && i < c->size; i++)
+            c->hs_at[i] = UINT32_MAX;
+        for (uint32_t m = 0; c->hs_at && m < c->nm; m++)
+            if (c->m[m].pos < c->size)
+                c->hs_at[c->m[m].pos] = m;
+        for (uint32_t i = 0; c->hs_at && i < c->size; i++)
+            if (c->hs_at[i] == UINT32_MAX) {
+                free(c->hs_at);
+                c->hs_at = NULL;
+                return 0;
+            }
+        c->rounds = 0;
+        while ((1u << c->rounds) < c->size)
+            c->rounds++;
+        c->hs_left = c->size;
+        c->hs = c->hs_at ? calloc((size_t)c->size * (c->rounds + 1), sizeof *c->hs) : NULL;
+        if (!c->hs) {
+            free(c->hs_at);
+            c->hs_at = NULL;
+            return -1;
+        }
+    }
+    *v = scan_h(o, c, pos, c->rounds, ph);
+    return *v ? 1 : -1;
+}
+
 /* Does input j of rank r's event replace the event's predecessor's value?
  * A blocking collective whose result the event takes: a sum, or a scan. */
 static int join_replaces(const wjoin *j, uint32_t r)
@@ -485,13 +567,21 @@ static int finish(wstate *o, uint32_t r, wrank *t, uint64_t e_end, void *base, v
                 ops->clear(o->ctx, c->sum);
         } else if (c->kind == RP_COLL_OUT || c->kind == RP_COLL_SCAN) {
             /* a broadcast's root joins nothing; a scan replaces the path
-             * like an allreduce when blocking */
+             * like an allreduce when blocking (a sequential walk: with the
+             * runtime's recursive doubling) */
+            void *h = NULL;
+            int hs = ops->sequential && c->kind == RP_COLL_SCAN && ed->part == RP_PART_BOTH
+                   ? scan_value(o, c, pos, ph, &h) : 0;
+            if (hs < 0 || (hs && ops->add(o->ctx, repl ? base : acc, h, ph) != 0))
+                return -1;
             for (uint32_t m = 0; m < c->nm; m++)
                 if (member_joined(c, &c->m[m], r, pos)) {
-                    if (ops->add(o->ctx, repl ? base : acc, o->s[c->m[m].src].v, ph) != 0)
+                    if (!hs && ops->add(o->ctx, repl ? base : acc, o->s[c->m[m].src].v, ph) != 0)
                         return -1;
                     src_used(o, c->m[m].src);
                 }
+            if (hs && --c->hs_left == 0)
+                scan_free(o, c);
         }
     }
     if (!pre_in && !replaced) {   /* (else base started as pre, or replaced it) */
@@ -614,6 +704,7 @@ out:
         val_free(&o, o.s[i].v);
     for (uint32_t i = 0; i < o.nc; i++) {
         val_free(&o, o.c[i].sum);
+        scan_free(&o, &o.c[i]);
         free(o.c[i].m);
     }
     free(o.s);

@@ -12,11 +12,12 @@
  *                 exchanging with every neighbour of its 3x3x3 cube (up
  *                 to 26), task times nearly equal (uniform, mean +-10 %),
  *                 so a phase's paths have few distinct costs;
- *        split    halo1d, and after each exchange an MPI_Allreduce and an
- *                 MPI_Reduce (to rank 0) on the even and the odd ranks'
- *                 communicator, split with its ranks in reverse world
- *                 order: collectives whose member order is not the world's
- *                 (the replay must order them as the runtime does);
+ *        split    halo1d, and after each exchange an MPI_Allreduce, an
+ *                 MPI_Reduce (to rank 0) and an MPI_Scan on the even and
+ *                 the odd ranks' communicator, split with its ranks in
+ *                 reverse world order: collectives whose member order is
+ *                 not the world's (the replay must order them as the
+ *                 runtime does);
  *        nbc      split's communicators with non-blocking collectives
  *                 overlapping work: MPI_Iallreduce, then MPI_Ireduce and
  *                 MPI_Iscan, each completed after a task (a member's
@@ -159,7 +160,10 @@ int main(int argc, char **argv)
                     MPI_Allreduce(&v, &r, 1, MPI_LONG, MPI_MAX, sub);
                     work(mean / 4);
                     MPI_Reduce(&r, &v, 1, MPI_LONG, MPI_SUM, 0, sub);
-                    sum = (sum + v % 7) % 1000003;
+                    work(mean / 4);
+                    long x = 0;
+                    MPI_Scan(&r, &x, 1, MPI_LONG, MPI_SUM, sub);
+                    sum = (sum + (v + x) % 7) % 1000003;
                 }
             }
         }

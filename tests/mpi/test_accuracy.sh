@@ -16,9 +16,10 @@
 #     JSON phase_k 17) and not under paper (0, phase_k = k);
 #   - bench/accuracy/replay over the run's trace reproduces every middle
 #     level of every phase (the replay joins as the runtime does; `split`
-#     adds an allreduce and a reduce on communicators whose ranks run in
-#     reverse world order, which the replay takes in the runtime's order
-#     from the rank files' EDGE entries; `nbc` non-blocking collectives,
+#     adds an allreduce, a reduce and a scan on communicators whose ranks
+#     run in reverse world order, which the replay takes in the runtime's
+#     order from the rank files' EDGE entries, the scan by the runtime's
+#     recursive doubling; `nbc` non-blocking collectives,
 #     whose contributions the replay joins one by one at each member's
 #     completion, its own included, as the runtime does);
 #   - RP_SELECT=paper on the halo: some middle level's median error >= 12 %

@@ -91,9 +91,9 @@ static void text_percentiles(FILE *f, const rp_pctcmp *t)
                "phase(s), median 2^%.1f paths a phase, rounding bound %.3g %% of a phase's "
                "range):\n", (unsigned long long)t->n, t->mean_log2, t->bound_pct);
     if (t->bound_pct > 1.0)
-        fputs("  (a bound above 1 %: rp-report --check --check-bins N, with N above the\n"
-              "   default 16384-65536 bins, narrows it roughly in proportion to N and\n"
-              "   takes time in proportion to N)\n", f);
+        fprintf(f, "  (a bound above 1 %%: rp-report --check --check-bins N, with N above the\n"
+                   "   default %u-%u bins, narrows it roughly in proportion to N and\n"
+                   "   takes time in proportion to N)\n", RP_ORACLE_BINS_MIN, RP_ORACLE_BINS_MAX);
     fputs("  (online path vs exact percentile. error: the cost difference, % of the phase's "
           "longest - shortest;\n   rank: percentile points between the level and where the "
           "online path sits among all paths)\n", f);

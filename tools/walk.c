@@ -55,10 +55,9 @@ typedef struct wcoll {
     int32_t   uses;      /* joins of sum still to come */
     void     *sum;
     /* A blocking scan in a sequential walk (scan_value): member i's set
-     * after t rounds at hs[i * (rounds + 1) + t], member index by position
-     * at hs_at; freed when the last member took its value (hs_left). */
+     * after t rounds at hs[i * (rounds + 1) + t]; freed when the last
+     * member took its value (hs_left). */
     void    **hs;
-    uint32_t *hs_at;
     uint32_t  rounds, hs_left;
 } wcoll;
 
@@ -273,7 +272,11 @@ static int scan_edges(wstate *o)
             o->s[s].uses += uses;
             if (grow1(&c->m, c->nm, &c->cm, sizeof *c->m, 8) != 0)
                 return -1;
-            c->m[c->nm++] = (member){r, pos, ed->bytes ? ed->bytes - 1 : UINT32_MAX, s};
+            /* a scan's position is its rank in the communicator, in every
+             * file version */
+            uint32_t crank = ed->bytes ? ed->bytes - 1
+                           : c->kind == RP_COLL_SCAN ? pos : UINT32_MAX;
+            c->m[c->nm++] = (member){r, pos, crank, s};
         }
     }
     for (uint32_t i = 0; i < o->nc; i++)
@@ -432,7 +435,7 @@ static void *scan_h(wstate *o, wcoll *c, uint32_t i, uint32_t t, uint64_t ph)
         return NULL;
     int rc;
     if (t == 0) {
-        rc = o->ops->add(o->ctx, v, o->s[c->m[c->hs_at[i]].src].v, ph);
+        rc = o->ops->add(o->ctx, v, o->s[c->m[i].src].v, ph);
     } else {
         uint32_t d = 1u << (t - 1);
         void *a = scan_h(o, c, i, t - 1, ph), *b = i >= d ? scan_h(o, c, i - d, t - 1, ph) : NULL;
@@ -452,42 +455,29 @@ static void scan_free(wstate *o, wcoll *c)
     for (size_t i = 0; c->hs && i < (size_t)c->size * (c->rounds + 1); i++)
         val_free(o, c->hs[i]);
     free(c->hs);
-    free(c->hs_at);
     c->hs = NULL;
-    c->hs_at = NULL;
 }
 
 /* Position pos's result of blocking scan c in a sequential walk: 1 with
- * *v set, 0 when the walk takes the members one by one instead (not every
- * position has exactly one member: files that do not record communicator
- * ranks), -1 on ENOMEM. */
+ * *v set, 0 when the walk takes the members one by one instead (a member
+ * missing: its rank file is absent, and the walk stops there anyway), -1
+ * on ENOMEM.  Members are in position order (order_members), so member i
+ * holds position i. */
 static int scan_value(wstate *o, wcoll *c, uint32_t pos, uint64_t ph, void **v)
 {
     if (!c->hs) {
         if (c->nm != c->size)
             return 0;
-        c->hs_at = malloc(c->size * sizeof *c->hs_at);
-        for (uint32_t i = 0; c->hs_at && i < c->size; i++)
-            c->hs_at[i] = UINT32_MAX;
-        for (uint32_t m = 0; c->hs_at && m < c->nm; m++)
-            if (c->m[m].pos < c->size)
-                c->hs_at[c->m[m].pos] = m;
-        for (uint32_t i = 0; c->hs_at && i < c->size; i++)
-            if (c->hs_at[i] == UINT32_MAX) {
-                free(c->hs_at);
-                c->hs_at = NULL;
+        for (uint32_t m = 0; m < c->nm; m++)
+            if (c->m[m].pos != m)
                 return 0;
-            }
         c->rounds = 0;
         while ((1u << c->rounds) < c->size)
             c->rounds++;
         c->hs_left = c->size;
-        c->hs = c->hs_at ? calloc((size_t)c->size * (c->rounds + 1), sizeof *c->hs) : NULL;
-        if (!c->hs) {
-            free(c->hs_at);
-            c->hs_at = NULL;
+        c->hs = calloc((size_t)c->size * (c->rounds + 1), sizeof *c->hs);
+        if (!c->hs)
             return -1;
-        }
     }
     *v = scan_h(o, c, pos, c->rounds, ph);
     return *v ? 1 : -1;

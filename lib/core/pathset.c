@@ -341,49 +341,55 @@ static void set_weights(rp_pathset *mine, const double *nw, uint32_t m, const in
  * computes the same bits, whichever set is its own. */
 
 typedef struct ws_side {
-    const rp_path *p[RP_PATHSET_MAX_K];   /* in select_path_cmp order, unique */
+    uint8_t code[RP_PATHSET_MAX_K];       /* in select_path_cmp order, unique: join codes */
     int64_t c[RP_PATHSET_MAX_K];          /* their costs */
     double w[RP_PATHSET_MAX_K];           /* own weights, at the join's scale */
-    /* gap g, between p[g] and p[g+1]: its weight gm, and its box: from ga
-     * ns above p[g+1]'s cost, 1/width gi, centre (the mean) gc */
+    /* gap g, between paths g and g+1: its weight gm, and its box: from ga
+     * ns above path g+1's cost, 1/width gi, centre (the mean) gc */
     double gm[RP_PATHSET_MAX_K], ga[RP_PATHSET_MAX_K], gi[RP_PATHSET_MAX_K], gc[RP_PATHSET_MAX_K];
     uint32_t n;
-    int32_t g;     /* the gap the merge is in; -1: none (or empty) */
-    double F, M;   /* the part of its box below the merge's last cost: weight, moment */
 } ws_side;
+
+/* Where the merge is in one side: the gap it is in (-1: none, or an empty
+ * one), and the part of that gap's box below the merge's last cost
+ * (weight F, moment M). */
+typedef struct ws_pos {
+    int32_t g;
+    double F, M;
+} ws_pos;
 
 /* The side's paths (sorted, exact duplicates added up: summary eviction can
  * reorder equal-cost paths), weights scaled by f, and its sketch points
  * placed in their gaps (a gap holds at most one, whose cost is the mean, as
  * joins write them; more are added up), each gap's box from its mean. */
-static void ws_prepare(ws_side *s, const rp_path *p, uint32_t n, double f, const int64_t *skc,
-                       const float *skw, uint32_t nsk)
+static void ws_prepare(ws_side *s, const rp_path *p, uint32_t n, uint8_t tag, double f,
+                       const int64_t *skc, const float *skw, uint32_t nsk)
 {
     if (select_sorted_unique(p, n)) {
         for (uint32_t i = 0; i < n; i++) {
-            s->p[i] = &p[i];
+            s->code[i] = (uint8_t)(tag | i);
             s->c[i] = p[i].cost_ns;
             s->w[i] = p[i].w * f;
         }
     } else {
+        const rp_path *v[RP_PATHSET_MAX_K];
         for (uint32_t i = 0; i < n; i++)
-            s->p[i] = &p[i];
-        select_sort((rp_path **)s->p, n);
+            v[i] = &p[i];
+        select_sort((rp_path **)v, n);
         uint32_t m = 0;
         for (uint32_t i = 0; i < n;) {
             double dup[RP_PATHSET_MAX_K];
             uint32_t j = i, nd = 0;
-            while (j < n && (j == i || select_path_cmp(s->p[i], s->p[j]) == 0))
-                dup[nd++] = s->p[j++]->w * f;
-            s->p[m] = s->p[i];
-            s->c[m] = s->p[i]->cost_ns;
+            while (j < n && (j == i || select_path_cmp(v[i], v[j]) == 0))
+                dup[nd++] = v[j++]->w * f;
+            s->code[m] = (uint8_t)(tag | (uint32_t)(v[i] - p));
+            s->c[m] = v[i]->cost_ns;
             s->w[m++] = nd == 1 ? dup[0] : sum_sorted(dup, nd);
             i = j;
         }
         n = m;
     }
     s->n = n;
-    s->g = -1;
     uint32_t q = 0;
     if (n < 2) {   /* no gap (a join never writes this): to the path */
         for (; q < nsk; q++)
@@ -428,16 +434,25 @@ static void ws_prepare(ws_side *s, const rp_path *p, uint32_t n, double f, const
     }
 }
 
-/* The part of side s's current gap's box between the merge's last cost and
- * x (below it): weight *m, moment about x *mx; the merge moves on to x. */
-static inline void ws_piece(ws_side *s, int64_t x, double *m, double *mx)
+/* The part of side s's current gap's box (at pos) between the merge's last
+ * cost and x (below it): weight *m, moment about x *mx; the merge moves on
+ * to x.  At the gap's bottom (off = 0, so u <= 0: ga >= 0) the rest of the
+ * box, without the arithmetic: the same bits. */
+static inline void ws_piece(const ws_side *s, ws_pos *pos, int64_t x, double *m, double *mx)
 {
-    if (s->g < 0) {
+    if (pos->g < 0) {
         *m = *mx = 0;
         return;
     }
-    uint32_t g = (uint32_t)s->g;
-    double off = (double)(x - s->c[g + 1]), u = (off - s->ga[g]) * s->gi[g], F, M;
+    uint32_t g = (uint32_t)pos->g;
+    int64_t d = x - s->c[g + 1];
+    if (d == 0) {
+        *m = s->gm[g] * pos->F;
+        *mx = s->gm[g] * pos->M;
+        pos->F = pos->M = 0;
+        return;
+    }
+    double off = (double)d, u = (off - s->ga[g]) * s->gi[g], F, M;
     if (u <= 0) {
         F = M = 0;
     } else if (u >= 1) {
@@ -447,20 +462,20 @@ static inline void ws_piece(ws_side *s, int64_t x, double *m, double *mx)
         F = u;
         M = u * (s->ga[g] + off) * 0.5;
     }
-    *m = s->gm[g] * (s->F - F);
-    *mx = s->gm[g] * (s->M - M) - *m * off;
-    s->F = F;
-    s->M = M;
+    *m = s->gm[g] * (pos->F - F);
+    *mx = s->gm[g] * (pos->M - M) - *m * off;
+    pos->F = F;
+    pos->M = M;
 }
 
 /* Side s's path i is the merge's newest: the merge enters its gap below. */
-static inline void ws_enter(ws_side *s, uint32_t i)
+static inline void ws_enter(const ws_side *s, ws_pos *pos, uint32_t i)
 {
-    s->g = -1;
+    pos->g = -1;
     if (i + 1 < s->n && s->gm[i] > 0) {
-        s->g = (int32_t)i;
-        s->F = 1;
-        s->M = s->gc[i];
+        pos->g = (int32_t)i;
+        pos->F = 1;
+        pos->M = s->gc[i];
     }
 }
 
@@ -477,36 +492,43 @@ static void join_weighted(rp_pathset *mine, const rp_path *in, uint32_t nb, int3
     uint32_t k = mine->k_cap;
     int64_t E = mine->wexp > in_wexp ? mine->wexp : in_wexp;
     ws_side A, B;
-    ws_prepare(&A, mine->p, mine->n, pow2i((int64_t)mine->wexp - E), mine->sk_cost, mine->sk_w,
-               mine->n_sk);
-    ws_prepare(&B, in, nb, pow2i((int64_t)in_wexp - E), in_skc, in_skw, in_nsk);
+    ws_prepare(&A, mine->p, mine->n, 0, pow2i((int64_t)mine->wexp - E), mine->sk_cost,
+               mine->sk_w, mine->n_sk);
+    ws_prepare(&B, in, nb, FROM_IN, pow2i((int64_t)in_wexp - E), in_skc, in_skw, in_nsk);
     /* merge: paths (code, cost, own weight) and, for merged gap q (between
      * paths q and q + 1), its weight G and moment about path q + 1's cost */
     uint8_t code[MP];
     int64_t pc[MP];
     double pw[MP], G[MP], GM[MP], tot = 0;
     uint32_t i = 0, j = 0, nu = 0;
+    ws_pos pa = { -1, 0, 0 }, pb = { -1, 0, 0 };
     while (i < A.n || j < B.n) {
-        int c = i == A.n ? 1 : j == B.n ? -1
-              : A.c[i] > B.c[j] ? -1 : A.c[i] < B.c[j] ? 1 : select_path_cmp(A.p[i], B.p[j]);
-        const rp_path *p = c <= 0 ? A.p[i] : B.p[j];
+        int c;
+        if (i == A.n)
+            c = 1;
+        else if (j == B.n)
+            c = -1;
+        else if (A.c[i] != B.c[j])
+            c = A.c[i] > B.c[j] ? -1 : 1;
+        else   /* equal costs: by contents (0: the same path on both sides) */
+            c = select_path_cmp(&mine->p[A.code[i]], &in[B.code[j] & ~FROM_IN]);
         int64_t x = c <= 0 ? A.c[i] : B.c[j];
         if (nu) {
             double ma, xa, mb, xb;
-            ws_piece(&A, x, &ma, &xa);
-            ws_piece(&B, x, &mb, &xb);
+            ws_piece(&A, &pa, x, &ma, &xa);
+            ws_piece(&B, &pb, x, &mb, &xb);
             G[nu - 1] = ma + mb;
             GM[nu - 1] = xa + xb;
             tot += G[nu - 1];
         }
-        code[nu] = code_of(mine, in, p);
+        code[nu] = c <= 0 ? A.code[i] : B.code[j];
         pc[nu] = x;
         pw[nu] = c < 0 ? A.w[i] : c > 0 ? B.w[j] : A.w[i] + B.w[j];   /* equal: one path */
         tot += pw[nu++];
         if (c <= 0)
-            ws_enter(&A, i++);
+            ws_enter(&A, &pa, i++);
         if (c >= 0)
-            ws_enter(&B, j++);
+            ws_enter(&B, &pb, j++);
     }
     if (nu == 0)
         return;   /* (both empty: not called so) */

@@ -237,6 +237,15 @@ int run_fn_global(const char *name)
                    sizeof *rp_gen_coll_names, cmp_name) != NULL;
 }
 
+/* A non-blocking collective whose completion joins this member's own set
+ * as of its call (gen_fncoll.h, sorted) */
+static int fn_nbc_self(const char *name)
+{
+    return bsearch(&name, rp_gen_nbc_self_names,
+                   sizeof rp_gen_nbc_self_names / sizeof *rp_gen_nbc_self_names,
+                   sizeof *rp_gen_nbc_self_names, cmp_name) != NULL;
+}
+
 /* ---- path mode: reassembly ----------------------------------------------- */
 
 int push_step(stepvec *s, rp_step st)
@@ -307,8 +316,7 @@ static void set_via(const rp_run *run, const rp_step *prev, rp_step *st)
          * wrap_coll.c rp_nbc_complete) skips tasks; anything else is a gap */
         const char *f = prev->task ? run_fn_name(run, prev->rank, prev->task->end_fn) : "";
         st->via = st->event == prev->event + 1 ? RP_VIA_SEQ
-                : !strncmp(f, "MPI_I", 5) && strncmp(f, "MPI_Ineighbor", 13) &&
-                          run_fn_global(f) ? RP_VIA_COLL : RP_VIA_GAP;
+                : fn_nbc_self(f) ? RP_VIA_COLL : RP_VIA_GAP;
         return;
     }
     const rp_task *t = st->task;

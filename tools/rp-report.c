@@ -86,12 +86,17 @@ static const char usage_text[] =
     "                       where the path sits among all paths), per phase\n"
     "                       online / exact / signed error / rank error.  With\n"
     "                       --format json: one JSON object with the same\n"
-    "                       numbers (doc/paths.md)\n"
+    "                       numbers (doc/paths.md)\n";
+
+/* --check-bins' lines: its range from oracle.h */
+static const char usage_bins[] =
     "      --check-bins N the exact percentiles' histograms: N bins across each\n"
-    "                       phase's range (1024..1048576; default 16384-65536 by\n"
+    "                       phase's range (%u..%u; default %u-%u by\n"
     "                       the phase's size).  More bins: a smaller rounding\n"
     "                       bound (printed with the table), a longer run in\n"
-    "                       proportion\n"
+    "                       proportion\n";
+
+static const char usage_tail[] =
     "  -o, --output FILE  write the report to FILE instead of standard output\n"
     "  -p, --path N       the path to follow: 0 = 100th percentile (critical,\n"
     "                       default) .. k-1 = 0th; for folded also 'rank' (every\n"
@@ -332,6 +337,9 @@ int main(int argc, char **argv)
             check = 1;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             fputs(usage_text, stdout);
+            printf(usage_bins, RP_ORACLE_BINS_ASK_MIN, RP_ORACLE_BINS_ASK_MAX,
+                   RP_ORACLE_BINS_MIN, RP_ORACLE_BINS_MAX);
+            fputs(usage_tail, stdout);
             return 0;
         } else if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
             printf("rp-report (rpprof) %s\n", RPPROF_VERSION);

@@ -22,6 +22,11 @@ KINDS = {"event", "send", "isend", "recv", "irecv", "psend_init", "precv_init",
 # of a window's group) joins the others: the tools' "collective" events.
 COLLECTIVE = {"coll_all", "coll_in", "coll_out", "coll_scan", "nbc_all", "nbc_in", "nbc_out",
               "nbc_scan", "neighbor", "nbc_neighbor", "win_fence"}
+# Non-blocking kinds whose completion joins the member's own set as of its
+# call (lib/mpi/wrap_coll.c rp_nbc_complete: all, prefix, and a rooted
+# gather's root): on one rank a path may go from the call straight to the
+# completion, skipping the tasks between (tools/paths.c set_via).
+NBC_SELF = {"nbc_all", "nbc_in", "nbc_scan"}
 LINE = re.compile(r"^(\w+)\s+(MPI_\w+)\s*\((.*)\)\s*$")
 
 
@@ -175,6 +180,12 @@ def write_coll_names(funcs, path, banner):
         h.write("/* Collective calls (kinds %s), sorted by name. */\n" % ", ".join(sorted(COLLECTIVE)))
         h.write("static const char *const rp_gen_coll_names[] = {\n")
         for name in coll:
+            h.write('    "%s",\n' % name)
+        h.write("};\n")
+        h.write("/* Non-blocking collectives whose completion joins the member's own call\n"
+                " * (kinds %s), sorted by name. */\n" % ", ".join(sorted(NBC_SELF)))
+        h.write("static const char *const rp_gen_nbc_self_names[] = {\n")
+        for name in sorted(n for kind, n, _, _ in funcs if kind in NBC_SELF):
             h.write('    "%s",\n' % name)
         h.write("};\n#endif\n")
 

@@ -2,10 +2,12 @@
 # Random MPI programs (tests/mpi_random: wildcard receives, Isend/Irecv/
 # Waitall, Sendrecv, sub-communicator and world collectives, random 0-3 ms
 # work) under the profiler, at 1, 2, 3, 4 ranks over shared memory and 4
-# over TCP:
+# over TCP, k = 3 (and 5 at 2 ranks):
 #   - RP_MODE=trace: rp-report --check must pass, i.e. per phase the online
 #     100 % and 0 % path costs equal the longest and shortest paths of the
-#     task graph computed offline; --format critpath must work;
+#     task graph computed offline; the replay of the trace (bench/accuracy/
+#     replay) gives every middle level the run's cost; --format critpath
+#     must work;
 #   - RP_MODE=path, same seed: --check must pass (every reassembled path's
 #     tasks add up to its online cost);
 #   - RP_MODE=prof, same seed: a valid report;
@@ -27,15 +29,41 @@ json_get() { # FILE EXPR
 # rp_timed: the three runs are separate launches, so their comparison is a
 # timing assertion (the exact --check and output comparisons fail twice on a
 # real bug).
-random_case() { # NET NP
-    local net=$1 np=$2 seed ref phases mode what out ph md gv
-    seed=$((np * 7 + ${#net}))
+# The replay (tools/replay.c: the runtime's joins over the trace's task
+# graph, in its order) gives every middle level of every phase the run's
+# own cost.  DIR K
+replay_agrees() {
+    local js agree
+    js=$("$RP_BINDIR/rp-report" --check --format json "$1" 2>/dev/null) || return 1
+    agree=$("$RP_TOP_BUILDDIR/bench/accuracy/replay" "$1" "$2" 2>&1 | "$PYTHON" -c '
+import json, sys
+run = {}
+for ph in json.loads(sys.argv[1])["percentiles"]["by_phase"]:
+    for j, l in enumerate(ph["levels"]):
+        run[(ph["phase"], j)] = round(l["online_seconds"] * 1e9)
+same = tot = 0
+for line in sys.stdin:
+    if line.startswith("#"):
+        continue
+    q, j = int(line.split()[0]), int(line.split()[1])
+    tot += 1
+    same += abs(run[(q, j)] - float(line.split()[3])) <= 1
+print(same, tot)
+sys.exit(0 if tot == same else 1)' "$js")
+    local rc=$?
+    echo "$agree"
+    return $rc
+}
+
+random_case() { # NET NP [K]
+    local net=$1 np=$2 k=${3:-3} seed ref phases mode what out ph md gv agree
+    seed=$((np * 7 + ${#net} + k - 3))
     ref=
     phases=
     local -a p100=()
     for mode in trace path prof; do
-        what="mpi_random seed=$seed np=$np $net RP_MODE=$mode"
-        rp_prof "$np" "$net" RP_MODE=$mode RP_K=3 RP_PERIOD=0 -- "$PROG" "$seed" "$ROUNDS"
+        what="mpi_random seed=$seed np=$np $net RP_MODE=$mode RP_K=$k"
+        rp_prof "$np" "$net" RP_MODE=$mode RP_K=$k RP_PERIOD=0 -- "$PROG" "$seed" "$ROUNDS"
         rp_expect_report "$what" || return
         out=$(rp_stdout_filtered "$RP_OUTF")
         if [ -z "$ref" ]; then
@@ -68,6 +96,12 @@ random_case() { # NET NP
             if [ "$mode" = trace ] && ! grep -q '^percentiles of all paths (exact' "$RP_RUNDIR/check"; then
                 rp_fail "$what: rp-report --check did not run the percentile oracle"
                 rp_show check "$RP_RUNDIR/check"
+                continue
+            fi
+            # the replay at 2 ranks once chose the phase end from a wide set
+            # the runtime skips there, and differed (session 16)
+            if [ "$mode" = trace ] && [ "$np" -ge 2 ] && ! agree=$(replay_agrees "$RP_DIR" "$k"); then
+                rp_fail "$what: the replay differs from the run (levels equal, of all: ${agree:-none})"
                 continue
             fi
             if ! "$RP_BINDIR/rp-report" --format critpath "$RP_DIR" >"$RP_RUNDIR/crit" 2>"$RP_RUNDIR/crit.err" ||
@@ -103,7 +137,8 @@ sys.exit(0 if hi - lo <= 0.3 * hi + 0.010 else 1)' "${p100[@]}"; then
     fi
 }
 
-for cfg in shm:1 shm:2 shm:3 shm:4 tcp:4; do
-    rp_timed random_case "${cfg%%:*}" "${cfg#*:}"
+for cfg in shm:1:3 shm:2:3 shm:2:5 shm:3:3 shm:4:3 tcp:4:3; do
+    IFS=: read -r net np k <<<"$cfg"
+    rp_timed random_case "$net" "$np" "$k"
 done
 rp_finish

@@ -127,6 +127,38 @@ def body(kind, name, fparams):
                 "        rp_hook_irecv(PMPI_Request_f2c(*request), *source, *tag, %s, %d);"
                 % (comm, 1 if kind == "precv_init" else 0),
                 "    rp_leave_local();"]
+    if kind == "mprobe":
+        need(args, name, "comm", "message", "status")
+        matched = "rp_err == MPI_SUCCESS && *flag" if "flag" in args else "rp_err == MPI_SUCCESS"
+        return ["    MPI_Fint rp_stbuf[RPF_STATUS_MAX];",
+                "    MPI_Fint *rp_st = rpf_status_ignore(status) ? rp_stbuf : status;",
+                "    rp_enter(%s);" % fid,
+                "    real(%s);" % call_args(fparams, {"status": "rp_st"}),
+                "    if (%s) {" % matched,
+                "        MPI_Status rp_cst;",
+                "        PMPI_Status_f2c(rp_st, &rp_cst);",
+                "        rp_hook_mprobe(PMPI_Message_f2c(*message), &rp_cst, %s);" % comm,
+                "    }",
+                "    rp_leave();"]
+    if kind == "mrecv":
+        need(args, name, "message", "status")
+        return ["    MPI_Fint rp_stbuf[RPF_STATUS_MAX];",
+                "    MPI_Fint *rp_st = rpf_status_ignore(status) ? rp_stbuf : status;",
+                "    MPI_Message rp_msg = PMPI_Message_f2c(*message);",
+                "    rp_enter(%s);" % fid,
+                "    real(%s);" % call_args(fparams, {"status": "rp_st"}),
+                "    if (rp_err == MPI_SUCCESS) {",
+                "        MPI_Status rp_cst;",
+                "        PMPI_Status_f2c(rp_st, &rp_cst);",
+                "        rp_hook_mrecv(rp_msg, &rp_cst);",
+                "    }",
+                "    rp_leave();"]
+    if kind == "imrecv":
+        need(args, name, "message", "request")
+        return ["    MPI_Message rp_msg = PMPI_Message_f2c(*message);",
+                "    rp_enter_local(%s);" % fid, call,
+                "    if (rp_err == MPI_SUCCESS) rp_hook_imrecv(rp_msg, PMPI_Request_f2c(*request));",
+                "    rp_leave_local();"]
     if kind == "psend_init":
         need(args, name, "dest", "tag", "comm", "request")
         return ["    rp_enter_local(%s);" % fid, call,

@@ -14,7 +14,8 @@ the hook of its kind (lib/mpi/hooks.h); the path logic lives in the hooks.
 import re
 import sys
 
-KINDS = {"event", "send", "isend", "recv", "irecv", "psend_init", "precv_init",
+KINDS = {"event", "send", "isend", "recv", "irecv", "mprobe", "mrecv", "imrecv",
+         "psend_init", "precv_init",
          "coll_all", "coll_in", "coll_out", "coll_scan", "comm_new",
          "comm_free", "custom", "nbc_all", "nbc_in", "nbc_out", "nbc_scan",
          "neighbor", "nbc_neighbor", "win_new", "win_free", "win_fence", "rma_sync", "local"}
@@ -92,6 +93,32 @@ def body(kind, name, args):
         need(args, name, "source", "tag", "comm", "request")
         return ["    rp_enter_local(%s);" % fid, "    int rc = %s;" % call,
                 "    if (rc == MPI_SUCCESS) rp_hook_irecv(*request, source, tag, comm, 0);",
+                "    rp_leave_local();"]
+    if kind == "mprobe":
+        # the status names the matched message's source and tag
+        need(args, name, "comm", "message", "status")
+        call = call.replace("status)", "rp_st)")
+        matched = "rc == MPI_SUCCESS && *flag" if "flag" in args else "rc == MPI_SUCCESS"
+        return ["    MPI_Status rp_stbuf;",
+                "    MPI_Status *rp_st = (status == MPI_STATUS_IGNORE) ? &rp_stbuf : status;",
+                "    rp_enter(%s);" % fid, "    int rc = %s;" % call,
+                "    if (%s) rp_hook_mprobe(*message, rp_st, comm);" % matched,
+                "    rp_leave();"]
+    if kind == "mrecv":
+        # the call sets *message to MPI_MESSAGE_NULL: the hook gets it as it was
+        need(args, name, "message", "status")
+        call = call.replace("status)", "rp_st)")
+        return ["    MPI_Status rp_stbuf;",
+                "    MPI_Status *rp_st = (status == MPI_STATUS_IGNORE) ? &rp_stbuf : status;",
+                "    MPI_Message rp_msg = *message;",
+                "    rp_enter(%s);" % fid, "    int rc = %s;" % call,
+                "    if (rc == MPI_SUCCESS) rp_hook_mrecv(rp_msg, rp_st);",
+                "    rp_leave();"]
+    if kind == "imrecv":
+        need(args, name, "message", "request")
+        return ["    MPI_Message rp_msg = *message;",
+                "    rp_enter_local(%s);" % fid, "    int rc = %s;" % call,
+                "    if (rc == MPI_SUCCESS) rp_hook_imrecv(rp_msg, *request);",
                 "    rp_leave_local();"]
     if kind == "psend_init":
         need(args, name, "dest", "tag", "comm", "request")

@@ -102,6 +102,13 @@ int  rp_recv_overlap(void *buf, int count, MPI_Datatype datatype, int source, in
                      MPI_Comm comm, MPI_Status *st, int *rc);
 void rp_hook_join(MPI_Status *st, MPI_Comm comm);
 void rp_hook_irecv(MPI_Request req, int source, int tag, MPI_Comm comm, int persistent);
+/* Matched probes (MPI-3): a probe matched message msg (status st) on comm;
+ * its matched receive completed with status st (join), or posted request
+ * req (tracked as a receive from the probe's source and tag).  msg as the
+ * probe returned it, before the receive set it to MPI_MESSAGE_NULL. */
+void rp_hook_mprobe(MPI_Message msg, const MPI_Status *st, MPI_Comm comm);
+void rp_hook_mrecv(MPI_Message msg, const MPI_Status *st);
+void rp_hook_imrecv(MPI_Message msg, MPI_Request req);
 void rp_hook_psend_init(MPI_Request req, int dest, int tag, MPI_Comm comm);
 /* Collectives (wrap_coll.c). */
 void rp_hook_coll_all(MPI_Comm comm);

@@ -3,7 +3,7 @@
  * path-set (before the payload for sends, after the start for persistent
  * ones); join = receive the sender's, once the payload's status names it,
  * or while the payload is on its way when source and tag are known (paper
- * Fig. 3 lines 1-24). */
+ * Fig. 3 lines 1-24); matched probes keep their message until its receive. */
 #include <mpi.h>
 #include "mpi/hooks.h"
 #include "exchange/comm.h"
@@ -114,6 +114,76 @@ int rp_recv_overlap(void *buf, int count, MPI_Datatype datatype, int source, int
     proto_join_prepost(pp, c, source, 0);
     *rc = PMPI_Wait(&payload, st);
     return 1;
+}
+
+/* ---- matched probes (MPI-3) ---------------------------------------------
+ * MPI_Mprobe/Improbe take a message out of matching and MPI_Mrecv/Imrecv
+ * receive it later through its handle, which does not name the
+ * communicator.  The probe's wrapper keeps (message, communicator, source,
+ * tag) here until the receive, which then joins as MPI_Recv/Irecv do.  The
+ * join is at the receive, not the probe: for an intercommunicator the
+ * sender sends the path-set after its payload call, which for a large or
+ * synchronous payload completes only once the receive has begun.  Main
+ * thread (or serialized callers) only, like every hook. */
+#define RP_MPROBED_MAX 64
+typedef struct mprobed {
+    MPI_Message msg;
+    MPI_Comm comm;
+    int source, tag;
+} mprobed;
+static mprobed g_mprobed[RP_MPROBED_MAX];
+static uint32_t g_n_mprobed;
+
+/* The entry of msg, taken out of the table; 0 if none. */
+static int mprobed_take(MPI_Message msg, mprobed *out)
+{
+    for (uint32_t i = 0; i < g_n_mprobed; i++)
+        if (g_mprobed[i].msg == msg) {
+            *out = g_mprobed[i];
+            g_mprobed[i] = g_mprobed[--g_n_mprobed];
+            return 1;
+        }
+    return 0;
+}
+
+void rp_hook_mprobe(MPI_Message msg, const MPI_Status *st, MPI_Comm comm)
+{
+    if (rp_rt.local_paths || msg == MPI_MESSAGE_NO_PROC || msg == MPI_MESSAGE_NULL ||
+        st->MPI_SOURCE == MPI_PROC_NULL)
+        return;
+    mprobed old;
+    (void)mprobed_take(msg, &old);   /* a handle received elsewhere and reused */
+    if (!comm_lookup(comm) || g_n_mprobed == RP_MPROBED_MAX) {
+        rp_counters[RP_CNT_UNSUPPORTED]++;   /* its path-set stays unmatched */
+        return;
+    }
+    g_mprobed[g_n_mprobed++] = (mprobed){ msg, comm, st->MPI_SOURCE, st->MPI_TAG };
+}
+
+void rp_hook_mrecv(MPI_Message msg, const MPI_Status *st)
+{
+    mprobed e;
+    if (rp_rt.local_paths || msg == MPI_MESSAGE_NO_PROC)
+        return;
+    if (!mprobed_take(msg, &e)) {
+        rp_counters[RP_CNT_UNSUPPORTED]++;   /* probed where we did not see it */
+        return;
+    }
+    rp_comm *c = comm_lookup(e.comm);
+    if (c)
+        join_status(c, st);
+}
+
+void rp_hook_imrecv(MPI_Message msg, MPI_Request req)
+{
+    mprobed e;
+    if (rp_rt.local_paths || msg == MPI_MESSAGE_NO_PROC)
+        return;
+    if (!mprobed_take(msg, &e)) {
+        rp_counters[RP_CNT_UNSUPPORTED]++;
+        return;
+    }
+    rp_hook_irecv(req, e.source, e.tag, e.comm, 0);
 }
 
 /* Pre-post only when source and tag are both known: then the path-set

@@ -13,6 +13,7 @@
 #ifdef RP_F08
 #define COMM_T type(MPI_Comm)
 #define REQ_T type(MPI_Request)
+#define MSG_T type(MPI_Message)
 #define DT_T type(MPI_Datatype)
 #define GRP_T type(MPI_Group)
 #define STATUS_T(x) type(MPI_Status) :: x
@@ -27,6 +28,7 @@
 #else
 #define COMM_T integer
 #define REQ_T integer
+#define MSG_T integer
 #define DT_T integer
 #define GRP_T integer
 #define STATUS_T(x) integer :: x(MPI_STATUS_SIZE)
@@ -156,7 +158,8 @@ contains
     subroutine p2p()
         integer :: a, i, it, pl, pr
         integer, asynchronous :: b(4), c(8), s(8)
-        REQ_T :: rq, rqs(8)
+        REQ_T :: rq, rq2, rqs(8)
+        MSG_T :: msg
         STATUS_T(st)
         STATUSES_T(sts, 8)
         logical :: flag
@@ -232,6 +235,28 @@ contains
         call MPI_Recv(b, 2, MPI_INTEGER, SRC(st), 11, world, MPI_STATUS_IGNORE IE)
         call MPI_Wait(rq, MPI_STATUS_IGNORE IE)
         call rec('probe.data', hsh(b, 2))
+
+        ! matched probes: Mprobe + Mrecv, an Improbe loop + Imrecv + Wait
+        s(1:2) = [a + 9, a + 10]
+        call MPI_Isend(s, 2, MPI_INTEGER, right, 31, world, rq IE)
+        call MPI_Mprobe(MPI_ANY_SOURCE, 31, world, msg, st IE)
+        call rec_st('mprobe', st)
+        call MPI_Mrecv(b, 2, MPI_INTEGER, msg, st IE)
+        call rec_st('mrecv', st)
+        call MPI_Wait(rq, MPI_STATUS_IGNORE IE)
+        call rec('mrecv.data', hsh(b, 2))
+        s(3:4) = [a + 11, a + 12]
+        call MPI_Isend(s(3), 2, MPI_INTEGER, right, 32, world, rq IE)
+        flag = .false.
+        do while (.not. flag)
+            call MPI_Improbe(left, MPI_ANY_TAG, world, flag, msg, st IE)
+        end do
+        call rec_st('improbe', st)
+        call MPI_Imrecv(b, 2, MPI_INTEGER, msg, rq2 IE)
+        call MPI_Wait(rq2, st IE)
+        call rec_st('imrecv', st)
+        call MPI_Wait(rq, MPI_STATUS_IGNORE IE)
+        call rec('imrecv.data', hsh(b, 2))
 
         ! persistent requests: 4 receives, one send of each mode, twice
         do i = 1, 4

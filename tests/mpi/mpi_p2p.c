@@ -445,6 +445,41 @@ static void sec_probe(void)
     rpt_out("r%d iprobe src=%d tag=%d count=%d hash=%08x\n", me, st.MPI_SOURCE, st.MPI_TAG, cnt,
             rpt_hash(buf, sizeof(int) * (size_t)cnt));
     free(buf);
+    /* Matched probe (any source) then Mrecv of the probed size: the
+     * profiler joins the sender's path-set at the Mrecv (an unjoined one
+     * would show as pathset_unmatched, which the report check refuses) */
+    MPI_Message msg;
+    MPI_Isend(data, n, MPI_INT, right, 73, MPI_COMM_WORLD, &r);
+    MPI_Mprobe(MPI_ANY_SOURCE, 73, MPI_COMM_WORLD, &msg, &st);
+    MPI_Get_count(&st, MPI_INT, &cnt);
+    buf = malloc(sizeof(int) * (size_t)cnt);
+    RPT_CHECK(buf);
+    MPI_Mrecv(buf, cnt, MPI_INT, &msg, &st);
+    RPT_CHECK(msg == MPI_MESSAGE_NULL);
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+    rpt_out("r%d mprobe src=%d tag=%d count=%d hash=%08x\n", me, st.MPI_SOURCE, st.MPI_TAG, cnt,
+            rpt_hash(buf, sizeof(int) * (size_t)cnt));
+    free(buf);
+    /* Improbe loop (the sender, any tag), then Imrecv completed by Wait */
+    MPI_Request rr;
+    flag = 0;
+    MPI_Isend(data, n, MPI_INT, right, 74, MPI_COMM_WORLD, &r);
+    while (!flag)
+        MPI_Improbe(left, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &msg, &st);
+    MPI_Get_count(&st, MPI_INT, &cnt);
+    buf = malloc(sizeof(int) * (size_t)cnt);
+    RPT_CHECK(buf);
+    MPI_Imrecv(buf, cnt, MPI_INT, &msg, &rr);
+    MPI_Wait(&rr, &st);
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+    rpt_out("r%d improbe src=%d tag=%d count=%d hash=%08x\n", me, st.MPI_SOURCE, st.MPI_TAG, cnt,
+            rpt_hash(buf, sizeof(int) * (size_t)cnt));
+    free(buf);
+    /* MPI_PROC_NULL: the no-process message, received at once */
+    MPI_Mprobe(MPI_PROC_NULL, 75, MPI_COMM_WORLD, &msg, &st);
+    RPT_CHECK(msg == MPI_MESSAGE_NO_PROC && st.MPI_SOURCE == MPI_PROC_NULL);
+    MPI_Mrecv(NULL, 0, MPI_INT, &msg, &st);
+    RPT_CHECK(st.MPI_SOURCE == MPI_PROC_NULL);
     free(data);
 }
 

@@ -1,7 +1,7 @@
 /* mpi_random - a random MPI program, deadlock-free by construction, for
  * checking the online paths against the trace (tests/tools/test_random.sh).
  *
- *   mpi_random [seed [rounds]]      (defaults 1, 40)
+ *   mpi_random [seed [rounds [full]]]      (defaults 1, 40)
  *
  * Every rank draws the program's shape from the same seeded generator, and
  * its own "work" (nanosleeps of 0-3 ms) from a second one seeded with the
@@ -17,6 +17,16 @@
  *     Allreduce, Bcast, Reduce, Scan or Barrier;
  *   - a collective over MPI_COMM_WORLD: Barrier, Allreduce (both end a
  *     phase), Bcast, Reduce, Gather or Scan.
+ * With "full" (a third argument), the draws also take the styles below, so
+ * a seed's program differs from the one without it:
+ *   - point-to-point: Irecv + Ssend + Wait; persistent Recv_init/Send_init +
+ *     Startall + Waitall; Isend + Probe + Recv; Isend + Mprobe + Mrecv;
+ *     Isend + an Iprobe loop + Recv; Irecv + Isend + Waitany twice;
+ *     Sendrecv_replace; Bsend + Recv; Isend + an Improbe loop + Imrecv +
+ *     Waitall; Irecv + Issend + a Testall loop;
+ *   - half collectives: Iallreduce, Iscan, Ireduce, Igather (+ Wait);
+ *   - world collectives: Ibarrier + a Test loop, Iallreduce + Wait,
+ *     Ibcast + Wait, Allgather, Alltoall, Reduce_scatter_block, Exscan.
  * Every received value is checked (sender and round), and rank 0 prints a
  * checksum of the whole run, identical with and without the profiler. */
 #include "../mpi/rptest.h"
@@ -53,11 +63,192 @@ static void work(void)
         rpt_sleep_ms((double)v / 100.0);
 }
 
+/* The "full" point-to-point styles 4..13: send `out` to dest with tag,
+ * receive `in` from (rsrc, rtag), *st the receive's status. */
+static void p2p_full(int style, int *out, int *in, int dest, int tag, int rsrc, int rtag,
+                     MPI_Status *st)
+{
+    MPI_Request rq[2];
+    MPI_Status sts[2];
+    int flag = 0, idx;
+    switch (style) {
+    case 4:   /* synchronous send: every rank's receive is posted first */
+        MPI_Irecv(in, 2, MPI_INT, rsrc, rtag, MPI_COMM_WORLD, &rq[0]);
+        work();
+        MPI_Ssend(out, 2, MPI_INT, dest, tag, MPI_COMM_WORLD);
+        MPI_Wait(&rq[0], st);
+        break;
+    case 5:   /* persistent requests */
+        MPI_Recv_init(in, 2, MPI_INT, rsrc, rtag, MPI_COMM_WORLD, &rq[0]);
+        MPI_Send_init(out, 2, MPI_INT, dest, tag, MPI_COMM_WORLD, &rq[1]);
+        MPI_Startall(2, rq);
+        work();
+        MPI_Waitall(2, rq, sts);
+        *st = sts[0];
+        MPI_Request_free(&rq[0]);
+        MPI_Request_free(&rq[1]);
+        break;
+    case 6:   /* probe, then receive what it found */
+        MPI_Isend(out, 2, MPI_INT, dest, tag, MPI_COMM_WORLD, &rq[0]);
+        work();
+        MPI_Probe(rsrc, rtag, MPI_COMM_WORLD, st);
+        MPI_Recv(in, 2, MPI_INT, st->MPI_SOURCE, st->MPI_TAG, MPI_COMM_WORLD, st);
+        MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
+        break;
+    case 7: { /* matched probe */
+        MPI_Message msg;
+        MPI_Isend(out, 2, MPI_INT, dest, tag, MPI_COMM_WORLD, &rq[0]);
+        MPI_Mprobe(rsrc, rtag, MPI_COMM_WORLD, &msg, st);
+        work();
+        MPI_Mrecv(in, 2, MPI_INT, &msg, st);
+        MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
+        break;
+    }
+    case 8:   /* poll with Iprobe */
+        MPI_Isend(out, 2, MPI_INT, dest, tag, MPI_COMM_WORLD, &rq[0]);
+        while (!flag)
+            MPI_Iprobe(rsrc, rtag, MPI_COMM_WORLD, &flag, st);
+        MPI_Recv(in, 2, MPI_INT, st->MPI_SOURCE, st->MPI_TAG, MPI_COMM_WORLD, st);
+        MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
+        break;
+    case 9:   /* complete one at a time, in whichever order */
+        MPI_Irecv(in, 2, MPI_INT, rsrc, rtag, MPI_COMM_WORLD, &rq[0]);
+        MPI_Isend(out, 2, MPI_INT, dest, tag, MPI_COMM_WORLD, &rq[1]);
+        work();
+        for (int n = 0; n < 2; n++) {
+            MPI_Status s1;
+            MPI_Waitany(2, rq, &idx, &s1);
+            if (idx == 0)
+                *st = s1;
+        }
+        break;
+    case 10:  /* one buffer, sent then received into */
+        in[0] = out[0];
+        in[1] = out[1];
+        MPI_Sendrecv_replace(in, 2, MPI_INT, dest, tag, rsrc, rtag, MPI_COMM_WORLD, st);
+        break;
+    case 11:  /* buffered send */
+        MPI_Bsend(out, 2, MPI_INT, dest, tag, MPI_COMM_WORLD);
+        work();
+        MPI_Recv(in, 2, MPI_INT, rsrc, rtag, MPI_COMM_WORLD, st);
+        break;
+    case 12: { /* matched probe by polling, non-blocking matched receive */
+        MPI_Message msg;
+        MPI_Isend(out, 2, MPI_INT, dest, tag, MPI_COMM_WORLD, &rq[1]);
+        while (!flag)
+            MPI_Improbe(rsrc, rtag, MPI_COMM_WORLD, &flag, &msg, st);
+        MPI_Imrecv(in, 2, MPI_INT, &msg, &rq[0]);
+        work();
+        MPI_Waitall(2, rq, sts);
+        *st = sts[0];
+        break;
+    }
+    default:  /* synchronous non-blocking send, completed by polling */
+        MPI_Irecv(in, 2, MPI_INT, rsrc, rtag, MPI_COMM_WORLD, &rq[0]);
+        MPI_Issend(out, 2, MPI_INT, dest, tag, MPI_COMM_WORLD, &rq[1]);
+        while (!flag)
+            MPI_Testall(2, rq, &flag, sts);
+        *st = sts[0];
+    }
+}
+
+/* The "full" half collectives 5..8: Iallreduce, Iscan, Ireduce, Igather;
+ * returns a value every member can check (the root's for 7 and 8). */
+static int half_nbc(int op, int v, int root, int hme, int hnp, MPI_Comm half)
+{
+    MPI_Request rq;
+    int r = 0, *all = NULL;
+    switch (op) {
+    case 5:
+        MPI_Iallreduce(&v, &r, 1, MPI_INT, MPI_SUM, half, &rq);
+        work();
+        MPI_Wait(&rq, MPI_STATUS_IGNORE);
+        CHK(r == hnp * (hnp + 1) / 2, "half iallreduce %d", r);
+        break;
+    case 6:
+        MPI_Iscan(&v, &r, 1, MPI_INT, MPI_SUM, half, &rq);
+        work();
+        MPI_Wait(&rq, MPI_STATUS_IGNORE);
+        CHK(r == (hme + 1) * (hme + 2) / 2, "half iscan %d", r);
+        break;
+    case 7:
+        MPI_Ireduce(&v, &r, 1, MPI_INT, MPI_MAX, root, half, &rq);
+        work();
+        MPI_Wait(&rq, MPI_STATUS_IGNORE);
+        CHK(hme != root || r == hnp, "half ireduce %d", r);
+        break;
+    default:
+        all = malloc((size_t)hnp * sizeof *all);
+        MPI_Igather(&v, 1, MPI_INT, all, 1, MPI_INT, root, half, &rq);
+        work();
+        MPI_Wait(&rq, MPI_STATUS_IGNORE);
+        if (hme == root)
+            for (int i = 0; i < hnp; i++)
+                CHK(all[i] == i + 1, "half igather [%d] = %d", i, all[i]);
+        free(all);
+    }
+    return r;
+}
+
+/* The "full" world collectives 6..12; returns the value the checksum
+ * takes for ops 8 (as 1) and 9 (as 2), 0 otherwise. */
+static int world_full(int op, int v, int root, int me, int np, int round)
+{
+    MPI_Request rq;
+    int r = 0, flag = 0, *a = malloc(2 * (size_t)np * sizeof *a), *b = a + np;
+    switch (op) {
+    case 6:
+        MPI_Ibarrier(MPI_COMM_WORLD, &rq);
+        while (!flag)
+            MPI_Test(&rq, &flag, MPI_STATUS_IGNORE);
+        break;
+    case 7:
+        MPI_Allgather(&v, 1, MPI_INT, a, 1, MPI_INT, MPI_COMM_WORLD);
+        for (int i = 0; i < np; i++)
+            CHK(a[i] == i + 1, "allgather [%d] = %d", i, a[i]);
+        break;
+    case 8:
+        MPI_Iallreduce(&v, &r, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD, &rq);
+        work();
+        MPI_Wait(&rq, MPI_STATUS_IGNORE);
+        CHK(r == np, "iallreduce max %d", r);
+        break;
+    case 9:
+        r = me == root ? 1000 + round : 0;
+        MPI_Ibcast(&r, 1, MPI_INT, root, MPI_COMM_WORLD, &rq);
+        work();
+        MPI_Wait(&rq, MPI_STATUS_IGNORE);
+        CHK(r == 1000 + round, "ibcast %d", r);
+        break;
+    case 10:
+        for (int i = 0; i < np; i++)
+            a[i] = me * 1000 + i;
+        MPI_Alltoall(a, 1, MPI_INT, b, 1, MPI_INT, MPI_COMM_WORLD);
+        for (int i = 0; i < np; i++)
+            CHK(b[i] == i * 1000 + me, "alltoall [%d] = %d", i, b[i]);
+        break;
+    case 11:
+        for (int i = 0; i < np; i++)
+            a[i] = i + me;
+        MPI_Reduce_scatter_block(a, &r, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        CHK(r == np * me + np * (np - 1) / 2, "reduce_scatter_block %d", r);
+        r = 0;
+        break;
+    default:
+        MPI_Exscan(&v, &r, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        CHK(me == 0 || r == me * (me + 1) / 2, "exscan %d", r);
+        r = 0;
+    }
+    free(a);
+    return r;
+}
+
 int main(int argc, char **argv)
 {
     int me, np;
     unsigned long seed = argc > 1 ? strtoul(argv[1], NULL, 10) : 1;
     int rounds = argc > 2 ? atoi(argv[2]) : 40;
+    int full = argc > 3 && !strcmp(argv[3], "full");
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
@@ -72,6 +263,13 @@ int main(int argc, char **argv)
     MPI_Comm_size(half, &hnp);
 
     int *perm = malloc((size_t)np * sizeof *perm), *inv = malloc((size_t)np * sizeof *inv);
+    /* Bsend's buffer: one message a round at most is in it */
+    int bsz = 0;
+    MPI_Pack_size(2, MPI_INT, MPI_COMM_WORLD, &bsz);
+    bsz = 8 * (bsz + MPI_BSEND_OVERHEAD);
+    void *bbuf = malloc((size_t)bsz);
+    if (full)
+        MPI_Buffer_attach(bbuf, bsz);
     uint32_t check = 2166136261u;
     long nmsg = 0, ncoll = 0;
     for (int round = 0; round < rounds; round++) {
@@ -87,7 +285,7 @@ int main(int argc, char **argv)
             }
             for (int i = 0; i < np; i++)
                 inv[perm[i]] = i;
-            int style = pick(4), wild = pick(3), end_coll = pick(2);
+            int style = pick(full ? 14 : 4), wild = pick(3), end_coll = pick(2);
             if (wild == 2 && !end_coll)
                 wild = 0;   /* full wildcards only before a world collective */
             int dest = perm[me], src = inv[me];
@@ -118,7 +316,7 @@ int main(int argc, char **argv)
                     MPI_Sendrecv(out, 2, MPI_INT, dest, tag, in, 2, MPI_INT, rsrc, rtag,
                                  MPI_COMM_WORLD, &st);
                     break;
-                default: {
+                case 3: {
                     MPI_Status sts[2];
                     MPI_Irecv(in, 2, MPI_INT, rsrc, rtag, MPI_COMM_WORLD, &rq[0]);
                     MPI_Isend(out, 2, MPI_INT, dest, tag, MPI_COMM_WORLD, &rq[1]);
@@ -127,6 +325,8 @@ int main(int argc, char **argv)
                     st = sts[0];
                     break;
                 }
+                default:
+                    p2p_full(style, out, in, dest, tag, rsrc, rtag, &st);
                 }
                 CHK(in[0] == src && in[1] == round && st.MPI_SOURCE == src &&
                               st.MPI_TAG == tag,
@@ -143,8 +343,12 @@ int main(int argc, char **argv)
                 ncoll++;
             }
         } else if (kind <= 7) {
-            int op = pick(5), root = pick(hnp > 0 ? hnp : 1) % hnp;
+            int op = pick(full ? 9 : 5), root = pick(hnp > 0 ? hnp : 1) % hnp;
             int v = hme + 1, r = 0;
+            if (op >= 5) {
+                r = half_nbc(op, v, root, hme, hnp, half);
+                op = op == 5 ? 0 : op == 6 ? 3 : op == 7 ? 2 : 5;   /* the checksum's */
+            } else
             switch (op) {
             case 0:
                 MPI_Allreduce(&v, &r, 1, MPI_INT, MPI_SUM, half);
@@ -169,9 +373,13 @@ int main(int argc, char **argv)
             check = (check ^ (uint32_t)(op + 7 * r)) * 16777619u;
             ncoll++;
         } else {
-            int op = pick(6), root = pick(np);
+            int op = pick(full ? 13 : 6), root = pick(np);
             int v = me + 1, r = 0;
             int *all = NULL;
+            if (op >= 6) {
+                r = world_full(op, v, root, me, np, round);
+                op = op == 8 ? 1 : op == 9 ? 2 : op;   /* the checksum's (r: ops 1, 2) */
+            } else
             switch (op) {
             case 0:
                 MPI_Barrier(MPI_COMM_WORLD);
@@ -214,6 +422,9 @@ int main(int argc, char **argv)
         printf("mpi_random seed=%lu rounds=%d ranks=%d messages=%ld collectives=%ld check=%08x\n",
                seed, rounds, np, sum[0], sum[1], all);
     MPI_Comm_free(&half);
+    if (full)
+        MPI_Buffer_detach(&bbuf, &bsz);
+    free(bbuf);
     free(perm);
     free(inv);
     MPI_Finalize();

@@ -2,7 +2,9 @@
 # Random MPI programs (tests/mpi_random: wildcard receives, Isend/Irecv/
 # Waitall, Sendrecv, sub-communicator and world collectives, random 0-3 ms
 # work) under the profiler, at 1, 2, 3, 4 ranks over shared memory and 4
-# over TCP, k = 3 (and 5 at 2 ranks):
+# over TCP, k = 3 (and 5 at 2 ranks), and with mpi_random's "full" styles
+# (synchronous, buffered and persistent sends, probes and matched probes,
+# Waitany/Testall, non-blocking and more collectives) at 3 and 5 ranks:
 #   - RP_MODE=trace: rp-report --check must pass, i.e. per phase the online
 #     100 % and 0 % path costs equal the longest and shortest paths of the
 #     task graph computed offline; the replay of the trace (bench/accuracy/
@@ -55,15 +57,15 @@ sys.exit(0 if tot == same else 1)' "$js")
     return $rc
 }
 
-random_case() { # NET NP [K]
-    local net=$1 np=$2 k=${3:-3} seed ref phases mode what out ph md gv agree
-    seed=$((np * 7 + ${#net} + k - 3))
+random_case() { # NET NP [K [full]]
+    local net=$1 np=$2 k=${3:-3} full=${4:-} seed ref phases mode what out ph md gv agree
+    seed=$((np * 7 + ${#net} + k - 3 + ${#full}))
     ref=
     phases=
     local -a p100=()
     for mode in trace path prof; do
-        what="mpi_random seed=$seed np=$np $net RP_MODE=$mode RP_K=$k"
-        rp_prof "$np" "$net" RP_MODE=$mode RP_K=$k RP_PERIOD=0 -- "$PROG" "$seed" "$ROUNDS"
+        what="mpi_random seed=$seed np=$np $net RP_MODE=$mode RP_K=$k${full:+ full}"
+        rp_prof "$np" "$net" RP_MODE=$mode RP_K=$k RP_PERIOD=0 -- "$PROG" "$seed" "$ROUNDS" $full
         rp_expect_report "$what" || return
         out=$(rp_stdout_filtered "$RP_OUTF")
         if [ -z "$ref" ]; then
@@ -137,8 +139,8 @@ sys.exit(0 if hi - lo <= 0.3 * hi + 0.010 else 1)' "${p100[@]}"; then
     fi
 }
 
-for cfg in shm:1:3 shm:2:3 shm:2:5 shm:3:3 shm:4:3 tcp:4:3; do
-    IFS=: read -r net np k <<<"$cfg"
-    rp_timed random_case "$net" "$np" "$k"
+for cfg in shm:1:3 shm:2:3 shm:2:5 shm:3:3 shm:4:3 tcp:4:3 shm:3:5:full tcp:5:3:full; do
+    IFS=: read -r net np k full <<<"$cfg"
+    rp_timed random_case "$net" "$np" "$k" "$full"
 done
 rp_finish

@@ -3,7 +3,8 @@
  *
  *   mpi_inter            world split into even and odd ranks joined by
  *                        MPI_Intercomm_create: point-to-point across (with
- *                        path-sets on the shadow intercommunicator),
+ *                        path-sets on the shadow intercommunicator; matched
+ *                        probes of a synchronous and a large send),
  *                        blocking and non-blocking intercommunicator
  *                        collectives, MPI_Intercomm_merge; P >= 2
  *   mpi_inter path T     three intercommunicator barriers; before barrier j
@@ -56,6 +57,36 @@ static void across(void)
         rpt_out("rank %d inter recv sum %d\n", me, sum);
     }
     MPI_Wait(&r, MPI_STATUS_IGNORE);
+
+    /* Matched probes across: a synchronous and a rendezvous-sized send
+     * (neither completes before its matched receive has begun; on an
+     * intercommunicator the path-set follows the payload call, so a join
+     * at the probe would deadlock), probed with Mprobe / an Improbe loop */
+    if (lme < rnp) {
+        enum { BIG = 1 << 18 };
+        double *big = malloc(BIG * sizeof *big);
+        RPT_CHECK(big);
+        MPI_Message msg;
+        MPI_Status st;
+        int flag = 0;
+        if (color == 0) {
+            for (int i = 0; i < BIG; i++)
+                big[i] = me + i;
+            MPI_Ssend(&v, 1, MPI_INT, lme, 3, inter);
+            MPI_Send(big, BIG, MPI_DOUBLE, lme, 4, inter);
+        } else {
+            MPI_Mprobe(lme, 3, inter, &msg, &st);
+            MPI_Mrecv(&got, 1, MPI_INT, &msg, &st);
+            while (!flag)
+                MPI_Improbe(MPI_ANY_SOURCE, 4, inter, &flag, &msg, &st);
+            MPI_Request rr;
+            MPI_Imrecv(big, BIG, MPI_DOUBLE, &msg, &rr);
+            MPI_Wait(&rr, &st);
+            rpt_out("rank %d inter mprobe from %d: %d, %.0f\n", me, st.MPI_SOURCE, got,
+                    big[BIG - 1]);
+        }
+        free(big);
+    }
 
     /* Collectives: all-to-all and rooted (root: local 0 of the evens). */
     int s = me + 1, red = -1, b = -1, *all = malloc((size_t)rnp * sizeof *all);

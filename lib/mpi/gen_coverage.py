@@ -36,6 +36,7 @@ KIND = {
     "win_fence": "event; **all join all** over the window's group (path-allreduce on its shadow); a window whose creation was not seen passes through (counted, one warning); never ends a phase",
     "rma_sync": "event; no path exchange: the ordering it imposes between ranks is not followed (counted: `rma_sync_unfollowed`, warned in every report view)",
     "local": "not an event: local MPI time (RMA data movement; its request, if any, is an ordinary untracked one)",
+    "io_open": "not an event; passes through, counted (`mpiio_files_opened`, warned in every report view): no other MPI-IO call is wrapped, so collective file operations join no paths and time inside MPI-IO calls is task time (I/O on the paths; waiting in a collective one too)",
 }
 CUSTOM = {
     "MPI_Init": "not an event; starts the runtime after PMPI_Init (first task starts at return)",
@@ -80,6 +81,10 @@ def main():
               "may run without the profiler; design.md, \"Spawn\"). Likewise any new\n"
               "communicator, `MPI_Comm_accept`/`connect`'s included, with a member\n"
               "outside `MPI_COMM_WORLD`.\n"
+              "MPI-IO is not followed: only `MPI_File_open` is seen, to count the\n"
+              "files (`mpiio_files_opened`, warned in every report view); the other\n"
+              "`MPI_File_*` calls pass through, so their time (a collective one's\n"
+              "waiting included) is task time, attributed to their calling contexts.\n"
               "Collectives on an intercommunicator created by `MPI_Intercomm_create`\n"
               "join on a merged shadow: **all join all** across both groups (rooted ones\n"
               "over-approximated), not in trace mode.\n\n"

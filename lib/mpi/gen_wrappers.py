@@ -18,7 +18,8 @@ KINDS = {"event", "send", "isend", "recv", "irecv", "mprobe", "mrecv", "imrecv",
          "psend_init", "precv_init",
          "coll_all", "coll_in", "coll_out", "coll_scan", "comm_new",
          "comm_free", "custom", "nbc_all", "nbc_in", "nbc_out", "nbc_scan",
-         "neighbor", "nbc_neighbor", "win_new", "win_free", "win_fence", "rma_sync", "local"}
+         "neighbor", "nbc_neighbor", "win_new", "win_free", "win_fence", "rma_sync", "local",
+         "io_open"}
 # Kinds at which every member of a communicator (or of a neighbourhood, or
 # of a window's group) joins the others: the tools' "collective" events.
 COLLECTIVE = {"coll_all", "coll_in", "coll_out", "coll_scan", "nbc_all", "nbc_in", "nbc_out",
@@ -187,6 +188,8 @@ def body(kind, name, args):
     if kind == "local":
         return ["    rp_enter_local(%s);" % fid, "    int rc = %s;" % call,
                 "    rp_leave_local();"]
+    if kind == "io_open":
+        return ["    int rc = %s;" % call, "    if (rc == MPI_SUCCESS) rp_hook_io_open();"]
     if kind == "comm_new":
         need(args, name, "newcomm")
         return ["    rp_enter(%s);" % fid, "    int rc = %s;" % call,

@@ -139,6 +139,9 @@ void rp_hook_win_free(MPI_Win win);
 void rp_hook_win_fence(MPI_Win win);
 /* A general active- or passive-target synchronisation: not followed, counted. */
 void rp_hook_rma_sync(void);
+/* MPI-IO (wrap_comm.c): a file was opened over a communicator; MPI-IO is
+ * not followed, counted. */
+void rp_hook_io_open(void);
 /* Communicators (comm.c). */
 void rp_hook_comm_new(MPI_Comm comm);
 void rp_hook_comm_free(MPI_Comm comm);

@@ -8,10 +8,12 @@
  *   Comm_create_group, Cart_create, Cart_sub, Graph_create,
  *   Dist_graph_create(_adjacent), Intercomm_create, Intercomm_merge);
  *   every non-blocking collective, on MPI_COMM_WORLD and on the new
- *   communicators.
+ *   communicators; MPI_File_open (a collective write and read back on
+ *   MPI_COMM_WORLD, a file deleted on close).
  * Prints only what MPI semantics decide (through rpt_out: rank 0 prints
  * every rank's lines in rank order).  Any number of ranks >= 1.
  */
+#include <unistd.h>
 #include "../mpi/rptest.h"
 
 static int me, np, left, right;
@@ -231,6 +233,36 @@ static void comms(void)
     OUT("w", "freed", di == MPI_COMM_NULL);
 }
 
+/* MPI-IO passes through the profiler, MPI_File_open counted: every rank
+ * writes its value at its offset of one shared file (collectively), reads
+ * its right neighbour's back.  The file lives in the working directory's
+ * temporary space ($TMPDIR or /tmp) under a name rank 0 chooses. */
+static void io(void)
+{
+    char name[256];
+    if (me == 0) {
+        const char *d = getenv("TMPDIR");
+        snprintf(name, sizeof name, "%s/rp_conform_%ld.dat", d && *d ? d : "/tmp",
+                 (long)getpid());
+    }
+    MPI_Bcast(name, sizeof name, MPI_CHAR, 0, MPI_COMM_WORLD);
+    MPI_File fh;
+    int v = 1000 + me, got = -1;
+    int rc = MPI_File_open(MPI_COMM_WORLD, name,
+                           MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE,
+                           MPI_INFO_NULL, &fh);
+    RPT_CHECK(rc == MPI_SUCCESS);
+    MPI_File_write_at_all(fh, (MPI_Offset)me * (MPI_Offset)sizeof v, &v, 1, MPI_INT,
+                          MPI_STATUS_IGNORE);
+    MPI_File_sync(fh);
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_File_sync(fh);
+    MPI_File_read_at_all(fh, (MPI_Offset)right * (MPI_Offset)sizeof v, &got, 1, MPI_INT,
+                         MPI_STATUS_IGNORE);
+    MPI_File_close(&fh);
+    OUT("w", "file", got);
+}
+
 int main(int argc, char **argv)
 {
     int provided = -1;
@@ -244,6 +276,7 @@ int main(int argc, char **argv)
     persistent();
     nbcs(MPI_COMM_WORLD, "w");
     comms();
+    io();
     rpt_flush();
     MPI_Finalize();
     return 0;

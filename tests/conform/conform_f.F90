@@ -14,6 +14,7 @@
 #define COMM_T type(MPI_Comm)
 #define REQ_T type(MPI_Request)
 #define MSG_T type(MPI_Message)
+#define FILE_T type(MPI_File)
 #define DT_T type(MPI_Datatype)
 #define GRP_T type(MPI_Group)
 #define STATUS_T(x) type(MPI_Status) :: x
@@ -29,6 +30,7 @@
 #define COMM_T integer
 #define REQ_T integer
 #define MSG_T integer
+#define FILE_T integer
 #define DT_T integer
 #define GRP_T integer
 #define STATUS_T(x) integer :: x(MPI_STATUS_SIZE)
@@ -82,6 +84,7 @@ program conform
     call colls(world, 'w')
     call nbcs(world, 'w')
     call comms()
+    call io()
 
     call flush_out()
     call MPI_Finalize(IE0)
@@ -638,6 +641,32 @@ contains
     end subroutine probe_comm
 
     ! ---- every communicator constructor of the table, and Comm_free
+    ! MPI-IO passes through the profiler, MPI_File_open counted: a collective
+    ! write of each rank's value at its offset of one file (deleted on
+    ! close), and a collective read of the right neighbour's
+    subroutine io()
+        FILE_T :: fh
+        integer :: v, got, t
+        integer(kind=MPI_OFFSET_KIND) :: off
+        character(len=64) :: fname
+        call system_clock(t)
+        call MPI_Bcast(t, 1, MPI_INTEGER, 0, world IE)
+        write (fname, '(a,i0,a)') '/tmp/rp_conform_f_', t, '.dat'
+        call MPI_File_open(world, trim(fname), ior(MPI_MODE_CREATE, &
+                           ior(MPI_MODE_RDWR, MPI_MODE_DELETE_ON_CLOSE)), MPI_INFO_NULL, fh IE)
+        v = 1000 + me
+        got = -1
+        off = 4 * me
+        call MPI_File_write_at_all(fh, off, v, 1, MPI_INTEGER, MPI_STATUS_IGNORE IE)
+        call MPI_File_sync(fh IE)
+        call MPI_Barrier(world IE)
+        call MPI_File_sync(fh IE)
+        off = 4 * right
+        call MPI_File_read_at_all(fh, off, got, 1, MPI_INTEGER, MPI_STATUS_IGNORE IE)
+        call MPI_File_close(fh IE)
+        call rec('file', got)
+    end subroutine io
+
     subroutine comms()
         COMM_T :: d, di, sp, sh, cr, cg, ca, c2, cs, gr, dg, da, ic, mg
         GRP_T :: wg, eg

@@ -36,7 +36,7 @@ KIND = {
     "win_fence": "event; **all join all** over the window's group (path-allreduce on its shadow); a window whose creation was not seen passes through (counted, one warning); never ends a phase",
     "rma_sync": "event; no path exchange: the ordering it imposes between ranks is not followed (counted: `rma_sync_unfollowed`, warned in every report view)",
     "local": "not an event: local MPI time (RMA data movement; its request, if any, is an ordinary untracked one)",
-    "io_open": "not an event; passes through, counted (`mpiio_files_opened`, warned in every report view): no other MPI-IO call is wrapped, so collective file operations join no paths and time inside MPI-IO calls is task time (I/O on the paths; waiting in a collective one too)",
+    "io_open": "not an event (local MPI time); counted (`mpiio_files_opened`, warned in every report view): no other MPI-IO call is wrapped, so collective file operations join no paths and time inside MPI-IO calls is task time (I/O on the paths; waiting in a collective one too)",
 }
 CUSTOM = {
     "MPI_Init": "not an event; starts the runtime after PMPI_Init (first task starts at return)",

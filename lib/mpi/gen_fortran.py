@@ -220,7 +220,8 @@ def body(kind, name, fparams):
     if kind == "local":
         return ["    rp_enter_local(%s);" % fid, call, "    rp_leave_local();"]
     if kind == "io_open":
-        return [call, "    if (rp_err == MPI_SUCCESS) rp_hook_io_open();"]
+        return ["    rp_enter_local(%s);" % fid, call,
+                "    if (rp_err == MPI_SUCCESS) rp_hook_io_open();", "    rp_leave_local();"]
     if kind == "comm_new":
         need(args, name, "newcomm")
         return ["    rp_enter(%s);" % fid, call,

@@ -189,7 +189,10 @@ def body(kind, name, args):
         return ["    rp_enter_local(%s);" % fid, "    int rc = %s;" % call,
                 "    rp_leave_local();"]
     if kind == "io_open":
-        return ["    int rc = %s;" % call, "    if (rc == MPI_SUCCESS) rp_hook_io_open();"]
+        # bracketed like a local call, so that a Fortran binding that calls
+        # the C MPI_File_open (MPICH's) is not counted twice
+        return ["    rp_enter_local(%s);" % fid, "    int rc = %s;" % call,
+                "    if (rc == MPI_SUCCESS) rp_hook_io_open();", "    rp_leave_local();"]
     if kind == "comm_new":
         need(args, name, "newcomm")
         return ["    rp_enter(%s);" % fid, "    int rc = %s;" % call,

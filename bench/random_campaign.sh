@@ -50,21 +50,8 @@ launch() {
 # replay = run: every middle level's cost, from --check's JSON and the replay
 replay_agrees() { # DIR K
     "$b/tools/rp-report" --check --format json "$1" > "$1.json" 2>/dev/null || return 1
-    "$b/bench/accuracy/replay" "$1" "$2" 2>&1 | python3 -c '
-import json, sys
-run = {}
-for ph in json.load(open(sys.argv[1]))["percentiles"]["by_phase"]:
-    for j, l in enumerate(ph["levels"]):
-        run[(ph["phase"], j)] = round(l["online_seconds"] * 1e9)
-same = tot = 0
-for line in sys.stdin:
-    if line.startswith("#"):
-        continue
-    f = line.split()
-    tot += 1
-    same += abs(run[(int(f[0]), int(f[1]))] - float(f[3])) <= 1
-print(same, tot)
-sys.exit(0 if same == tot else 1)' "$1.json"
+    "$b/bench/accuracy/replay" "$1" "$2" 2>&1 |
+        python3 "$(dirname "$0")/accuracy/replay_agrees.py" "$1.json"
 }
 
 ks=(3 5 9)

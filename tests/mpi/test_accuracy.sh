@@ -118,22 +118,10 @@ print(d["counters"]["phase_exchanges_wide"], d["phase_k"])' 2>/dev/null)
     local rep pk=17 agree
     [ "$sel" = paper ] && pk=5
     rep=$RP_TOP_BUILDDIR/bench/accuracy/replay
-    if ! agree=$("$rep" "$RP_DIR" 5 "$pk" "$sel" 2>&1 | python3 -c '
-import json, sys
-run = {}
-for ph in json.loads(sys.argv[1])["percentiles"]["by_phase"]:
-    for j, l in enumerate(ph["levels"]):
-        run[(ph["phase"], j)] = round(l["online_seconds"] * 1e9)
-same = tot = 0
-for line in sys.stdin:
-    if line.startswith("#"):
-        continue
-    q, j, pct, ns = line.split()[:4]
-    tot += 1
-    same += abs(run[(int(q), int(j))] - float(ns)) <= 1
-print(same, tot)
-assert tot > 0 and same == tot
-' "$js"); then
+    printf '%s\n' "$js" > "$RP_RUNDIR/check.json"
+    if ! agree=$("$rep" "$RP_DIR" 5 "$pk" "$sel" 2>&1 |
+                 "$PYTHON" "$RP_TOP_SRCDIR/bench/accuracy/replay_agrees.py" \
+                     "$RP_RUNDIR/check.json" --nonempty); then
         rp_fail "$what: the replay differs from the run (levels equal, of all: ${agree:-none})"
         return
     fi

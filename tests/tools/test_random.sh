@@ -35,26 +35,10 @@ json_get() { # FILE EXPR
 # graph, in its order) gives every middle level of every phase the run's
 # own cost.  DIR K
 replay_agrees() {
-    local js agree
-    js=$("$RP_BINDIR/rp-report" --check --format json "$1" 2>/dev/null) || return 1
-    agree=$("$RP_TOP_BUILDDIR/bench/accuracy/replay" "$1" "$2" 2>&1 | "$PYTHON" -c '
-import json, sys
-run = {}
-for ph in json.loads(sys.argv[1])["percentiles"]["by_phase"]:
-    for j, l in enumerate(ph["levels"]):
-        run[(ph["phase"], j)] = round(l["online_seconds"] * 1e9)
-same = tot = 0
-for line in sys.stdin:
-    if line.startswith("#"):
-        continue
-    q, j = int(line.split()[0]), int(line.split()[1])
-    tot += 1
-    same += abs(run[(q, j)] - float(line.split()[3])) <= 1
-print(same, tot)
-sys.exit(0 if tot == same else 1)' "$js")
-    local rc=$?
-    echo "$agree"
-    return $rc
+    "$RP_BINDIR/rp-report" --check --format json "$1" >"$RP_RUNDIR/check.json" 2>/dev/null ||
+        return 1
+    "$RP_TOP_BUILDDIR/bench/accuracy/replay" "$1" "$2" 2>&1 |
+        "$PYTHON" "$RP_TOP_SRCDIR/bench/accuracy/replay_agrees.py" "$RP_RUNDIR/check.json"
 }
 
 random_case() { # NET NP [K [full]]

@@ -15,7 +15,7 @@
 #   - RP_MODE=prof, same seed: a valid report;
 #   - the three runs print the program's checksum line unchanged and record
 #     the same number of phases (the program's shape is seeded), and their
-#     100 % path costs agree loosely (different runs: timing differs).
+#     100 % paths' median phases agree loosely (different runs: timing differs).
 if [ -z "${BASH_VERSION:-}" ]; then exec bash "$0" "$@"; fi
 . "$(dirname "$0")/../mpi/mpirun.sh"
 
@@ -46,7 +46,7 @@ random_case() { # NET NP [K [full]]
     seed=$((np * 7 + ${#net} + k - 3 + ${#full}))
     ref=
     phases=
-    local -a p100=()
+    local -a p100=() pmed=()
     for mode in trace path prof; do
         what="mpi_random seed=$seed np=$np $net RP_MODE=$mode RP_K=$k${full:+ full}"
         rp_prof "$np" "$net" RP_MODE=$mode RP_K=$k RP_PERIOD=0 -- "$PROG" "$seed" "$ROUNDS" $full
@@ -71,6 +71,7 @@ random_case() { # NET NP [K [full]]
             continue
         fi
         p100+=("$(json_get "$RP_JSON" 'd["paths"][0]["cost_seconds"]')")
+        pmed+=("$(json_get "$RP_JSON" 'd["paths"][0]["phase_median_seconds"]')")
         if [ "$mode" != prof ]; then
             if ! "$RP_BINDIR/rp-report" --check "$RP_DIR" >"$RP_RUNDIR/check" 2>&1; then
                 rp_fail "$what: rp-report --check"
@@ -112,14 +113,16 @@ random_case() { # NET NP [K [full]]
         fi
         rp_pass "$what: $phases phases, 100 % path ${p100[-1]} s$([ "$mode" != prof ] && echo ", $(tail -1 "$RP_RUNDIR/check")")"
     done
-    # the 100 % paths of the three runs: same program and sleeps, so within
-    # 30 % + 10 ms of each other
-    if [ ${#p100[@]} = 3 ] && ! "$PYTHON" -c '
+    # the 100 % paths of the three runs: same program and sleeps, so their
+    # median phase within 30 % + 1 ms of each other (the median: a rank
+    # descheduled for 200 ms in one phase of one run, as a loaded CI machine
+    # does, moves a total but not the median of 40-50 phases)
+    if [ ${#pmed[@]} = 3 ] && ! "$PYTHON" -c '
 import sys
 v = [float(x) for x in sys.argv[1:]]
 lo, hi = min(v), max(v)
-sys.exit(0 if hi - lo <= 0.3 * hi + 0.010 else 1)' "${p100[@]}"; then
-        rp_fail "mpi_random np=$np $net: 100 % path costs differ too much between trace/path/prof: ${p100[*]}"
+sys.exit(0 if hi - lo <= 0.3 * hi + 0.001 else 1)' "${pmed[@]}"; then
+        rp_fail "mpi_random np=$np $net: the 100 % path's median phase differs too much between trace/path/prof: ${pmed[*]} s (totals ${p100[*]} s)"
     fi
 }
 

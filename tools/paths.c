@@ -226,6 +226,9 @@ static int cmp_name(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/* Is name in the sorted name array v (gen_fncoll.h)? */
+#define NAME_IN(v, name) (bsearch(&(name), (v), sizeof (v) / sizeof *(v), sizeof *(v), cmp_name) != NULL)
+
 int run_fn_global(const char *name)
 {
     /* MPI_Init and MPI_Finalize start and end every rank's paths; the
@@ -233,17 +236,14 @@ int run_fn_global(const char *name)
     if (!strcmp(name, "MPI_Init") || !strcmp(name, "MPI_Init_thread") ||
         !strcmp(name, "MPI_Finalize"))
         return 1;
-    return bsearch(&name, rp_gen_coll_names, sizeof rp_gen_coll_names / sizeof *rp_gen_coll_names,
-                   sizeof *rp_gen_coll_names, cmp_name) != NULL;
+    return NAME_IN(rp_gen_coll_names, name);
 }
 
 /* A non-blocking collective whose completion joins this member's own set
  * as of its call (gen_fncoll.h, sorted) */
 static int fn_nbc_self(const char *name)
 {
-    return bsearch(&name, rp_gen_nbc_self_names,
-                   sizeof rp_gen_nbc_self_names / sizeof *rp_gen_nbc_self_names,
-                   sizeof *rp_gen_nbc_self_names, cmp_name) != NULL;
+    return NAME_IN(rp_gen_nbc_self_names, name);
 }
 
 /* ---- path mode: reassembly ----------------------------------------------- */

@@ -90,6 +90,21 @@ def call_args(fparams, subst=None):
     return ", ".join([subst.get(a, a) for _, a in fparams] + ["&rp_err"] + hidden(fparams))
 
 
+# A status the hook can read even when the caller passed MPI_STATUS_IGNORE
+# (the call writes into rp_st), and the hook call given the status in C.
+STATUS_BUF = ["    MPI_Fint rp_stbuf[RPF_STATUS_MAX];",
+              "    MPI_Fint *rp_st = rpf_status_ignore(status) ? rp_stbuf : status;"]
+
+
+def with_status(cond, hook):
+    """Lines: if (cond), hook(...) with &rp_cst, the C status of rp_st."""
+    return ["    if (%s) {" % cond,
+            "        MPI_Status rp_cst;",
+            "        PMPI_Status_f2c(rp_st, &rp_cst);",
+            "        %s;" % hook,
+            "    }"]
+
+
 def body(kind, name, fparams):
     """Lines of rpf_NAME's profiled part (after the !rp_active() forward)."""
     args = [a for _, a in fparams]
@@ -110,16 +125,11 @@ def body(kind, name, fparams):
                 "    rp_leave();"]
     if kind == "recv":
         need(args, name, "status", "comm")
-        return ["    MPI_Fint rp_stbuf[RPF_STATUS_MAX];",
-                "    MPI_Fint *rp_st = rpf_status_ignore(status) ? rp_stbuf : status;",
-                "    rp_enter(%s);" % fid,
-                "    real(%s);" % call_args(fparams, {"status": "rp_st"}),
-                "    if (rp_err == MPI_SUCCESS) {",
-                "        MPI_Status rp_cst;",
-                "        PMPI_Status_f2c(rp_st, &rp_cst);",
-                "        rp_hook_join(&rp_cst, %s);" % comm,
-                "    }",
-                "    rp_leave();"]
+        return (STATUS_BUF +
+                ["    rp_enter(%s);" % fid,
+                 "    real(%s);" % call_args(fparams, {"status": "rp_st"})] +
+                with_status("rp_err == MPI_SUCCESS", "rp_hook_join(&rp_cst, %s)" % comm) +
+                ["    rp_leave();"])
     if kind in ("irecv", "precv_init"):
         need(args, name, "source", "tag", "comm", "request")
         return ["    rp_enter_local(%s);" % fid, call,
@@ -130,29 +140,20 @@ def body(kind, name, fparams):
     if kind == "mprobe":
         need(args, name, "comm", "message", "status")
         matched = "rp_err == MPI_SUCCESS && *flag" if "flag" in args else "rp_err == MPI_SUCCESS"
-        return ["    MPI_Fint rp_stbuf[RPF_STATUS_MAX];",
-                "    MPI_Fint *rp_st = rpf_status_ignore(status) ? rp_stbuf : status;",
-                "    rp_enter(%s);" % fid,
-                "    real(%s);" % call_args(fparams, {"status": "rp_st"}),
-                "    if (%s) {" % matched,
-                "        MPI_Status rp_cst;",
-                "        PMPI_Status_f2c(rp_st, &rp_cst);",
-                "        rp_hook_mprobe(PMPI_Message_f2c(*message), &rp_cst, %s);" % comm,
-                "    }",
-                "    rp_leave();"]
+        return (STATUS_BUF +
+                ["    rp_enter(%s);" % fid,
+                 "    real(%s);" % call_args(fparams, {"status": "rp_st"})] +
+                with_status(matched,
+                            "rp_hook_mprobe(PMPI_Message_f2c(*message), &rp_cst, %s)" % comm) +
+                ["    rp_leave();"])
     if kind == "mrecv":
         need(args, name, "message", "status")
-        return ["    MPI_Fint rp_stbuf[RPF_STATUS_MAX];",
-                "    MPI_Fint *rp_st = rpf_status_ignore(status) ? rp_stbuf : status;",
-                "    MPI_Message rp_msg = PMPI_Message_f2c(*message);",
-                "    rp_enter(%s);" % fid,
-                "    real(%s);" % call_args(fparams, {"status": "rp_st"}),
-                "    if (rp_err == MPI_SUCCESS) {",
-                "        MPI_Status rp_cst;",
-                "        PMPI_Status_f2c(rp_st, &rp_cst);",
-                "        rp_hook_mrecv(rp_msg, &rp_cst);",
-                "    }",
-                "    rp_leave();"]
+        return (STATUS_BUF +
+                ["    MPI_Message rp_msg = PMPI_Message_f2c(*message);",
+                 "    rp_enter(%s);" % fid,
+                 "    real(%s);" % call_args(fparams, {"status": "rp_st"})] +
+                with_status("rp_err == MPI_SUCCESS", "rp_hook_mrecv(rp_msg, &rp_cst)") +
+                ["    rp_leave();"])
     if kind == "imrecv":
         need(args, name, "message", "request")
         return ["    MPI_Message rp_msg = PMPI_Message_f2c(*message);",

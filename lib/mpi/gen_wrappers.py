@@ -65,6 +65,12 @@ def need(args, name, *wanted):
             sys.exit("%s: kind needs a parameter named %r" % (name, w))
 
 
+# A status the hook can read even when the caller passed
+# MPI_STATUS_IGNORE: the call writes into rp_st (recv, mprobe, mrecv).
+STATUS_BUF = ["    MPI_Status rp_stbuf;",
+              "    MPI_Status *rp_st = (status == MPI_STATUS_IGNORE) ? &rp_stbuf : status;"]
+
+
 def body(kind, name, args):
     fid = "RP_FN_" + name
     call = "P%s(%s)" % (name, ", ".join(args))
@@ -82,9 +88,7 @@ def body(kind, name, args):
     if kind == "recv":
         need(args, name, "buf", "count", "datatype", "source", "tag", "status", "comm")
         call = call.replace("status)", "rp_st)")
-        return ["    MPI_Status rp_stbuf;",
-                "    MPI_Status *rp_st = (status == MPI_STATUS_IGNORE) ? &rp_stbuf : status;",
-                "    rp_enter(%s);" % fid, "    int rc;",
+        return STATUS_BUF + ["    rp_enter(%s);" % fid, "    int rc;",
                 "    if (!rp_recv_overlap(buf, count, datatype, source, tag, comm, rp_st, &rc)) {",
                 "        rc = %s;" % call,
                 "        if (rc == MPI_SUCCESS) rp_hook_join(rp_st, comm);",
@@ -100,18 +104,14 @@ def body(kind, name, args):
         need(args, name, "comm", "message", "status")
         call = call.replace("status)", "rp_st)")
         matched = "rc == MPI_SUCCESS && *flag" if "flag" in args else "rc == MPI_SUCCESS"
-        return ["    MPI_Status rp_stbuf;",
-                "    MPI_Status *rp_st = (status == MPI_STATUS_IGNORE) ? &rp_stbuf : status;",
-                "    rp_enter(%s);" % fid, "    int rc = %s;" % call,
+        return STATUS_BUF + ["    rp_enter(%s);" % fid, "    int rc = %s;" % call,
                 "    if (%s) rp_hook_mprobe(*message, rp_st, comm);" % matched,
                 "    rp_leave();"]
     if kind == "mrecv":
         # the call sets *message to MPI_MESSAGE_NULL: the hook gets it as it was
         need(args, name, "message", "status")
         call = call.replace("status)", "rp_st)")
-        return ["    MPI_Status rp_stbuf;",
-                "    MPI_Status *rp_st = (status == MPI_STATUS_IGNORE) ? &rp_stbuf : status;",
-                "    MPI_Message rp_msg = *message;",
+        return STATUS_BUF + ["    MPI_Message rp_msg = *message;",
                 "    rp_enter(%s);" % fid, "    int rc = %s;" % call,
                 "    if (rc == MPI_SUCCESS) rp_hook_mrecv(rp_msg, rp_st);",
                 "    rp_leave();"]
@@ -205,22 +205,25 @@ def body(kind, name, args):
     raise AssertionError(kind)
 
 
+def write_names(h, comment, var, names):
+    """A C array of sorted function names, for the tools' bsearch."""
+    h.write("/* %s, sorted by name. */\n" % comment)
+    h.write("static const char *const %s[] = {\n" % var)
+    for name in sorted(names):
+        h.write('    "%s",\n' % name)
+    h.write("};\n")
+
+
 def write_coll_names(funcs, path, banner):
-    coll = sorted(name for kind, name, _, _ in funcs if kind in COLLECTIVE)
     with open(path, "w") as h:
         h.write(banner)
         h.write("#ifndef RP_GEN_FNCOLL_H\n#define RP_GEN_FNCOLL_H\n")
-        h.write("/* Collective calls (kinds %s), sorted by name. */\n" % ", ".join(sorted(COLLECTIVE)))
-        h.write("static const char *const rp_gen_coll_names[] = {\n")
-        for name in coll:
-            h.write('    "%s",\n' % name)
-        h.write("};\n")
-        h.write("/* Non-blocking collectives whose completion joins the member's own call\n"
-                " * (kinds %s), sorted by name. */\n" % ", ".join(sorted(NBC_SELF)))
-        h.write("static const char *const rp_gen_nbc_self_names[] = {\n")
-        for name in sorted(n for kind, n, _, _ in funcs if kind in NBC_SELF):
-            h.write('    "%s",\n' % name)
-        h.write("};\n#endif\n")
+        write_names(h, "Collective calls (kinds %s)" % ", ".join(sorted(COLLECTIVE)),
+                    "rp_gen_coll_names", [n for kind, n, _, _ in funcs if kind in COLLECTIVE])
+        write_names(h, "Non-blocking collectives whose completion joins the member's own call\n"
+                    " * (kinds %s)" % ", ".join(sorted(NBC_SELF)),
+                    "rp_gen_nbc_self_names", [n for kind, n, _, _ in funcs if kind in NBC_SELF])
+        h.write("#endif\n")
 
 
 def main():

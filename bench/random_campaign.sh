@@ -1,7 +1,8 @@
 #!/bin/bash
 # bench/random_campaign.sh - many seeds of the random MPI program under the
 # profiler, for what a handful of fixed seeds in `make check` cannot find
-# (session 16 found three defects this way; doc/robustness.md "6b").
+# (session 16 found two defects and a fault of the test program this way;
+# doc/robustness.md "6b").
 #
 #   bench/random_campaign.sh BUILD_DIR [SEEDS [FIRST_SEED [full]]]
 #
@@ -9,7 +10,8 @@
 # tests/mpi_random and bench/accuracy/replay; Open MPI or MPICH, read from
 # its Makefile).  Seed s runs tests/mpi_random s 40 [full] at 1..8 ranks
 # (s mod 8), k = 3, 5 or 9, over shared memory or, every third block of 24
-# seeds, the second transport (Open MPI: TCP; MPICH: MPIR_CVAR_NOLOCAL=1):
+# seeds, the second transport (tests/mpi/mpirun.sh's "tcp": Open MPI's TCP,
+# MPICH's MPIR_CVAR_NOLOCAL=1):
 #   - RP_MODE=trace: rp-report --check must pass, and bench/accuracy/replay
 #     must give every middle level of every phase the run's cost;
 #   - RP_MODE=path: rp-report --check must pass (exit 0, not 3).
@@ -30,22 +32,9 @@ lib=$b/lib/.libs/librpprof.so
 for f in "$mpirun" "$lib" "$b/tests/mpi_random" "$b/bench/accuracy/replay" "$b/tools/rp-report"; do
     [ -x "$f" ] || [ -f "$f" ] || { echo "random_campaign: $f missing (build and make check first)" >&2; exit 2; }
 done
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-
-# launcher options for NP ranks, transport NET (shm|net), VAR=VAL...
-launch() {
-    local np=$1 net=$2 a
-    shift 2
-    if [ "$flavor" = mpich ]; then
-        args=(-np "$np")
-        [ "$net" = net ] && args+=(-genv MPIR_CVAR_NOLOCAL 1)
-        for a in "$@"; do args+=(-genv "${a%%=*}" "${a#*=}"); done
-    else
-        args=(-np "$np" --oversubscribe --bind-to none --mca btl_vader_single_copy_mechanism none)
-        [ "$net" = net ] && args+=(--mca btl self,tcp --mca btl_tcp_if_include lo)
-        for a in "$@"; do args+=(-x "$a"); done
-    fi
-}
+# the tests' launcher options (transport, oversubscription, binding, env)
+RP_TOP_BUILDDIR=$b MPIRUN=$mpirun RP_MPI_FLAVOR=$flavor
+. "$(dirname "$0")/../tests/mpi/mpirun.sh"
 
 # replay = run: every middle level's cost, from --check's JSON and the replay
 replay_agrees() { # DIR K
@@ -58,13 +47,14 @@ ks=(3 5 9)
 runs=0 failed=0
 for ((s = s0; s < s0 + n; s++)); do
     np=$((s % 8 + 1)) k=${ks[$(((s / 8) % 3))]} net=shm
-    [ $(((s / 24) % 3)) = 2 ] && net=net
+    [ $(((s / 24) % 3)) = 2 ] && net=tcp
     for mode in trace path; do
         d=$out/r.$s.$mode what="seed $s np $np k $k $net $mode${full:+ full}"
         rm -rf "$d"
-        launch "$np" "$net" LD_PRELOAD="$lib" RP_MODE=$mode RP_K=$k RP_PERIOD=0 RP_OUTPUT="$d"
+        rp_mpirun_args "$np" "$net"
+        rp_mpirun_env LD_PRELOAD="$lib" RP_MODE=$mode RP_K=$k RP_PERIOD=0 RP_OUTPUT="$d"
         runs=$((runs + 1))
-        timeout 300 "$mpirun" "${args[@]}" "$b/tests/mpi_random" "$s" 40 $full > "$d.out" 2>&1
+        timeout 300 "$mpirun" "${RP_MPIARGS[@]}" "$b/tests/mpi_random" "$s" 40 $full > "$d.out" 2>&1
         rc=$?
         if [ $rc != 0 ]; then
             echo "$what: the run failed (exit $rc)"

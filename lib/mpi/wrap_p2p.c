@@ -160,15 +160,25 @@ void rp_hook_mprobe(MPI_Message msg, const MPI_Status *st, MPI_Comm comm)
     g_mprobed[g_n_mprobed++] = (mprobed){ msg, comm, st->MPI_SOURCE, st->MPI_TAG };
 }
 
+/* A matched receive of msg: its probe's entry, taken out of the table; 0
+ * when there is nothing to join (no exchange, the no-process message) or
+ * the probe was not seen (counted). */
+static int mprobed_claim(MPI_Message msg, mprobed *e)
+{
+    if (rp_rt.local_paths || msg == MPI_MESSAGE_NO_PROC)
+        return 0;
+    if (!mprobed_take(msg, e)) {
+        rp_counters[RP_CNT_UNSUPPORTED]++;   /* probed where we did not see it */
+        return 0;
+    }
+    return 1;
+}
+
 void rp_hook_mrecv(MPI_Message msg, const MPI_Status *st)
 {
     mprobed e;
-    if (rp_rt.local_paths || msg == MPI_MESSAGE_NO_PROC)
+    if (!mprobed_claim(msg, &e))
         return;
-    if (!mprobed_take(msg, &e)) {
-        rp_counters[RP_CNT_UNSUPPORTED]++;   /* probed where we did not see it */
-        return;
-    }
     rp_comm *c = comm_lookup(e.comm);
     if (c)
         join_status(c, st);
@@ -177,13 +187,8 @@ void rp_hook_mrecv(MPI_Message msg, const MPI_Status *st)
 void rp_hook_imrecv(MPI_Message msg, MPI_Request req)
 {
     mprobed e;
-    if (rp_rt.local_paths || msg == MPI_MESSAGE_NO_PROC)
-        return;
-    if (!mprobed_take(msg, &e)) {
-        rp_counters[RP_CNT_UNSUPPORTED]++;
-        return;
-    }
-    rp_hook_irecv(req, e.source, e.tag, e.comm, 0);
+    if (mprobed_claim(msg, &e))
+        rp_hook_irecv(req, e.source, e.tag, e.comm, 0);
 }
 
 /* Pre-post only when source and tag are both known: then the path-set

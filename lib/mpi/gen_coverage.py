@@ -36,7 +36,10 @@ KIND = {
     "win_fence": "event; **all join all** over the window's group (path-allreduce on its shadow); a window whose creation was not seen passes through (counted, one warning); never ends a phase",
     "rma_sync": "event; no path exchange: the ordering it imposes between ranks is not followed (counted: `rma_sync_unfollowed`, warned in every report view)",
     "local": "not an event: local MPI time (RMA data movement; its request, if any, is an ordinary untracked one)",
-    "io_open": "not an event (local MPI time); counted (`mpiio_files_opened`, warned in every report view): no other MPI-IO call is wrapped, so collective file operations join no paths and time inside MPI-IO calls is task time (I/O on the paths; waiting in a collective one too)",
+    "file_open": "event; the file gets a shadow (one duplicate of `comm`, made here: opening is collective), and **all join all** over its group",
+    "file_close": "event; **all join all** over the file's group (whatever the call returned), then its shadow is freed",
+    "file_coll": "event; **all join all** over the file's group (path-allreduce on its shadow, whatever the call returned: a file's errors return by default, maybe on some members only); a file whose opening was not seen passes through (counted, one warning); never ends a phase",
+    "file_nbc": "event; non-blocking Iallgather of path-sets on the file's shadow started; **all join all** at completion (never ends a phase)",
 }
 CUSTOM = {
     "MPI_Init": "not an event; starts the runtime after PMPI_Init (first task starts at return)",
@@ -81,10 +84,12 @@ def main():
               "may run without the profiler; design.md, \"Spawn\"). Likewise any new\n"
               "communicator, `MPI_Comm_accept`/`connect`'s included, with a member\n"
               "outside `MPI_COMM_WORLD`.\n"
-              "MPI-IO is not followed: only `MPI_File_open` is seen, to count the\n"
-              "files (`mpiio_files_opened`, warned in every report view); the other\n"
-              "`MPI_File_*` calls pass through, so their time (a collective one's\n"
-              "waiting included) is task time, attributed to their calling contexts.\n"
+              "MPI-IO is followed as one-sided communication is: a file gets a\n"
+              "shadow when it is opened, its collective operations join all members\n"
+              "there, independent accesses are events (their time is MPI time) and\n"
+              "their non-blocking forms local calls; the local queries (`get_*`,\n"
+              "`MPI_File_seek`, error handlers) and the MPI-4 large-count forms pass\n"
+              "through (their time is task time).\n"
               "Collectives on an intercommunicator created by `MPI_Intercomm_create`\n"
               "join on a merged shadow: **all join all** across both groups (rooted ones\n"
               "over-approximated), not in trace mode.\n\n"

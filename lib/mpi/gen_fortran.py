@@ -220,9 +220,25 @@ def body(kind, name, fparams):
                 "    rp_leave();"]
     if kind == "local":
         return ["    rp_enter_local(%s);" % fid, call, "    rp_leave_local();"]
-    if kind == "io_open":
-        return ["    rp_enter_local(%s);" % fid, call,
-                "    if (rp_err == MPI_SUCCESS) rp_hook_io_open();", "    rp_leave_local();"]
+    fh = "PMPI_File_f2c(*fh)"
+    if kind == "file_open":
+        need(args, name, "comm", "fh")
+        return ["    rp_enter(%s);" % fid, call,
+                "    if (rp_err == MPI_SUCCESS) rp_hook_file_open(%s, %s);" % (comm, fh),
+                "    rp_leave();"]
+    if kind == "file_close":
+        need(args, name, "fh")
+        return ["    rp_enter(%s);" % fid, "    MPI_File rp_fh = %s;" % fh, call,
+                "    rp_hook_file_close(rp_fh, rp_err == MPI_SUCCESS);", "    rp_leave();"]
+    if kind == "file_coll":
+        need(args, name, "fh")
+        return ["    rp_enter(%s);" % fid, call,
+                "    rp_hook_file_coll(%s);" % fh, "    rp_leave();"]
+    if kind == "file_nbc":
+        need(args, name, "fh", "request")
+        return ["    rp_enter(%s);" % fid, call,
+                "    if (rp_err == MPI_SUCCESS) rp_hook_file_nbc(%s, PMPI_Request_f2c(*request));" % fh,
+                "    rp_leave();"]
     if kind == "comm_new":
         need(args, name, "newcomm")
         return ["    rp_enter(%s);" % fid, call,

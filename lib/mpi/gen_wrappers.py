@@ -19,16 +19,17 @@ KINDS = {"event", "send", "isend", "recv", "irecv", "mprobe", "mrecv", "imrecv",
          "coll_all", "coll_in", "coll_out", "coll_scan", "comm_new",
          "comm_free", "custom", "nbc_all", "nbc_in", "nbc_out", "nbc_scan",
          "neighbor", "nbc_neighbor", "win_new", "win_free", "win_fence", "rma_sync", "local",
-         "io_open"}
+         "file_open", "file_close", "file_coll", "file_nbc"}
 # Kinds at which every member of a communicator (or of a neighbourhood, or
 # of a window's group) joins the others: the tools' "collective" events.
 COLLECTIVE = {"coll_all", "coll_in", "coll_out", "coll_scan", "nbc_all", "nbc_in", "nbc_out",
-              "nbc_scan", "neighbor", "nbc_neighbor", "win_fence"}
+              "nbc_scan", "neighbor", "nbc_neighbor", "win_fence", "file_open", "file_close",
+              "file_coll", "file_nbc"}
 # Non-blocking kinds whose completion joins the member's own set as of its
 # call (lib/mpi/wrap_coll.c rp_nbc_complete: all, prefix, and a rooted
 # gather's root): on one rank a path may go from the call straight to the
 # completion, skipping the tasks between (tools/paths.c set_via).
-NBC_SELF = {"nbc_all", "nbc_in", "nbc_scan"}
+NBC_SELF = {"nbc_all", "nbc_in", "nbc_scan", "file_nbc"}
 LINE = re.compile(r"^(\w+)\s+(MPI_\w+)\s*\((.*)\)\s*$")
 
 
@@ -188,11 +189,30 @@ def body(kind, name, args):
     if kind == "local":
         return ["    rp_enter_local(%s);" % fid, "    int rc = %s;" % call,
                 "    rp_leave_local();"]
-    if kind == "io_open":
-        # bracketed like a local call, so that a Fortran binding that calls
-        # the C MPI_File_open (MPICH's) is not counted twice
-        return ["    rp_enter_local(%s);" % fid, "    int rc = %s;" % call,
-                "    if (rc == MPI_SUCCESS) rp_hook_io_open();", "    rp_leave_local();"]
+    # MPI-IO (wrap_io.c).  A file's errors return by default
+    # (MPI_ERRORS_RETURN), possibly on some members only: a collective
+    # operation joins whatever it returned, so that every member that called
+    # it takes part in the join; the opening and a non-blocking one need a
+    # valid handle or request.
+    if kind == "file_open":
+        need(args, name, "comm", "fh")
+        return ["    rp_enter(%s);" % fid, "    int rc = %s;" % call,
+                "    if (rc == MPI_SUCCESS) rp_hook_file_open(comm, *fh);",
+                "    rp_leave();"]
+    if kind == "file_close":
+        need(args, name, "fh")
+        return ["    rp_enter(%s);" % fid, "    MPI_File rp_fh = *fh;",
+                "    int rc = %s;" % call,
+                "    rp_hook_file_close(rp_fh, rc == MPI_SUCCESS);", "    rp_leave();"]
+    if kind == "file_coll":
+        need(args, name, "fh")
+        return ["    rp_enter(%s);" % fid, "    int rc = %s;" % call,
+                "    rp_hook_file_coll(fh);", "    rp_leave();"]
+    if kind == "file_nbc":
+        need(args, name, "fh", "request")
+        return ["    rp_enter(%s);" % fid, "    int rc = %s;" % call,
+                "    if (rc == MPI_SUCCESS) rp_hook_file_nbc(fh, *request);",
+                "    rp_leave();"]
     if kind == "comm_new":
         need(args, name, "newcomm")
         return ["    rp_enter(%s);" % fid, "    int rc = %s;" % call,

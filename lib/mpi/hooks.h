@@ -19,8 +19,16 @@ extern const rp_mpi_layer rp_mpi_self;
 /* wrap_init.c: 0 if the running MPI is not the one this library was built
  * for (message printed once); the caller then does not start the runtime. */
 int rp_mpi_matches(void);
-/* wrap_rma.c: free the shadows of windows never freed (at MPI_Finalize). */
+/* wrap_rma.c, wrap_io.c: free the shadows of windows never freed and of
+ * files never closed (at MPI_Finalize). */
 void rp_rma_finalize(void);
+void rp_io_finalize(void);
+/* wrap_coll.c: all members of shadow c join all (a window's fence, a
+ * file's collective operation: wrap_rma.c, wrap_io.c); never a phase end. */
+void rp_join_all_on(rp_comm *c);
+/* wrap_coll.c: a non-blocking collective over all members of shadow c
+ * started with user request req: joined at its completion. */
+void rp_hook_nbc_on(rp_comm *c, MPI_Request req);
 
 
 /* Profile this call?  Not before MPI_Init / after MPI_Finalize, and not
@@ -139,9 +147,15 @@ void rp_hook_win_free(MPI_Win win);
 void rp_hook_win_fence(MPI_Win win);
 /* A general active- or passive-target synchronisation: not followed, counted. */
 void rp_hook_rma_sync(void);
-/* MPI-IO (wrap_comm.c): a file was opened over a communicator; MPI-IO is
- * not followed, counted. */
-void rp_hook_io_open(void);
+/* MPI-IO (wrap_io.c): file fh was opened over comm (it gets a shadow, and
+ * all join all); a collective operation on fh returned, successfully or
+ * not (all join all); fh (its handle before the call) was closed (all
+ * join all; its shadow goes if ok); a non-blocking collective one was
+ * started (joined at completion). */
+void rp_hook_file_open(MPI_Comm comm, MPI_File fh);
+void rp_hook_file_coll(MPI_File fh);
+void rp_hook_file_close(MPI_File fh, int ok);
+void rp_hook_file_nbc(MPI_File fh, MPI_Request req);
 /* Communicators (comm.c). */
 void rp_hook_comm_new(MPI_Comm comm);
 void rp_hook_comm_free(MPI_Comm comm);

@@ -171,6 +171,15 @@ void rp_hook_coll_all(MPI_Comm comm)
         rp_phase_end();
 }
 
+/* All members of shadow c join all, after a synchronisation of theirs that
+ * is not a communicator's collective (a window's fence, a file's
+ * collective operation): the path-allreduce on c.  Never a phase end. */
+void rp_join_all_on(rp_comm *c)
+{
+    coll_allreduce_paths(c, 0);
+    rp_mode->coll(c, RP_COLL_ALL, -1, 0);
+}
+
 /* ---- rooted collectives on small communicators: point to point ----------
  * With at most RP_SMALL_MAX members, the sets of a rooted collective go
  * as messages of their own on the shadow, posted before the user's call:
@@ -484,6 +493,8 @@ typedef struct rp_nbc {
 /* Exchanges whose user request was freed: finished at Finalize. */
 static rp_nbc *nbc_orphans;
 
+static void nbc_start(rp_comm *c, int kind, int root, MPI_Request req);
+
 void rp_hook_nbc(int kind, int root, MPI_Comm comm, MPI_Request req)
 {
     if (rp_rt.local_paths)
@@ -496,6 +507,22 @@ void rp_hook_nbc(int kind, int root, MPI_Comm comm, MPI_Request req)
         kind = RP_COLL_ALL;
         root = -1;
     }
+    nbc_start(c, kind, root, req);
+}
+
+/* A non-blocking collective over all members of a shadow of our own (a
+ * file's: wrap_io.c). */
+void rp_hook_nbc_on(rp_comm *c, MPI_Request req)
+{
+    if (!rp_rt.local_paths)
+        nbc_start(c, RP_COLL_ALL, -1, req);
+}
+
+/* Start the exchange of a non-blocking collective of shape kind on c,
+ * completed with the user's request req. */
+static void nbc_start(rp_comm *c, int kind, int root, MPI_Request req)
+{
+    int neigh = kind == RP_NBC_NEIGHBOR;
     if (!c || (c->size == 1 && !neigh) || req == MPI_REQUEST_NULL)
         return;
     uint32_t cap = rp_rt.max_wire;

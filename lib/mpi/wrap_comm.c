@@ -22,10 +22,3 @@ void rp_hook_comm_new(MPI_Comm comm)
 }
 
 void rp_hook_comm_free(MPI_Comm comm) { comm_unregister(comm); }
-
-/* A file opened with MPI-IO over some communicator.  MPI-IO is not
- * followed (doc/coverage.md): counted, so every report says so. */
-void rp_hook_io_open(void)
-{
-    rp_counters[RP_CNT_MPIIO_FILES]++;
-}

@@ -10,10 +10,17 @@
 #include "runtime/runtime_int.h"
 #include "exchange/reqtab.h"
 
+/* The shadows of windows and files the program never freed. */
+static void finalize_shadows(void)
+{
+    rp_rma_finalize();
+    rp_io_finalize();
+}
+
 /* This layer as the runtime sees it (runtime_int.h). */
 const rp_mpi_layer rp_mpi_self = {
     .fn_name = rp_fn_name, .fn_count = RP_FN__COUNT, .init_fn = RP_FN_MPI_Init,
-    .finalize_nbc = rp_nbc_finalize, .finalize_rma = rp_rma_finalize,
+    .finalize_nbc = rp_nbc_finalize, .finalize_shadows = finalize_shadows,
 };
 
 /* A library built for one MPI preloaded into a program of another (Open MPI

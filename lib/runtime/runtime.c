@@ -92,8 +92,8 @@ void rp_phase_end(void)
 static void disable(void)
 {
     rp_rt.active = 0;
-    if (g_mpi.finalize_rma)
-        g_mpi.finalize_rma();
+    if (g_mpi.finalize_shadows)
+        g_mpi.finalize_shadows();
     comm_shutdown();
 }
 
@@ -179,7 +179,7 @@ void rp_finish(void)
     rp_counters[RP_CNT_ITEMS_DROPPED] = rp_rt.items.dropped;
     output_write();
     rp_rt.active = 0;
-    if (g_mpi.finalize_rma)
-        g_mpi.finalize_rma();
+    if (g_mpi.finalize_shadows)
+        g_mpi.finalize_shadows();
     comm_shutdown();
 }

@@ -12,13 +12,13 @@ void rp_phase_end(void);
  * functions (MPI pseudo-frames of the calling-context tree), the id of
  * MPI_Init (the event that starts the first task), and the clean-up of its
  * own state at MPI_Finalize (non-blocking collectives in flight, windows
- * never freed), run after the last phase and before the shadows go. */
+ * and files never freed), run after the last phase and before the shadows go. */
 typedef struct rp_mpi_layer {
     const char *(*fn_name)(int fn);
     int         fn_count;
     int         init_fn;
     void      (*finalize_nbc)(void);
-    void      (*finalize_rma)(void);
+    void      (*finalize_shadows)(void);
 } rp_mpi_layer;
 
 /* MPI_Init returned: set everything up (collective over MPI_COMM_WORLD). */

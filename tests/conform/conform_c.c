@@ -233,9 +233,10 @@ static void comms(void)
     OUT("w", "freed", di == MPI_COMM_NULL);
 }
 
-/* MPI-IO passes through the profiler, MPI_File_open counted: every rank
- * writes its value at its offset of one shared file (collectively), reads
- * its right neighbour's back.  The file lives in the working directory's
+/* MPI-IO, the common case (every MPI-IO call: tests/mpi/mpi_io.c): every
+ * rank writes its value at its offset of one shared file (collectively),
+ * reads its right neighbour's back; the file's collective operations join
+ * all ranks.  The file lives in the working directory's
  * temporary space ($TMPDIR or /tmp) under a name rank 0 chooses. */
 static void io(void)
 {

@@ -645,26 +645,135 @@ contains
     ! write of each rank's value at its offset of one file (deleted on
     ! close), and a collective read of the right neighbour's
     subroutine io()
+        ! every MPI-IO call of the table: integer slot i of rank r at byte
+        ! 4 * (i * np + r); each rank reads back its right neighbour's slots
         FILE_T :: fh
-        integer :: v, got, t
-        integer(kind=MPI_OFFSET_KIND) :: off
+        REQ_T :: rq
+        integer :: t, i, w(10), r, tot, ordt, shr
+        integer(kind=MPI_OFFSET_KIND) :: off, zero, sz
         character(len=64) :: fname
         call system_clock(t)
         call MPI_Bcast(t, 1, MPI_INTEGER, 0, world IE)
         write (fname, '(a,i0,a)') '/tmp/rp_conform_f_', t, '.dat'
-        call MPI_File_open(world, trim(fname), ior(MPI_MODE_CREATE, &
-                           ior(MPI_MODE_RDWR, MPI_MODE_DELETE_ON_CLOSE)), MPI_INFO_NULL, fh IE)
-        v = 1000 + me
-        got = -1
-        off = 4 * me
-        call MPI_File_write_at_all(fh, off, v, 1, MPI_INTEGER, MPI_STATUS_IGNORE IE)
+        call MPI_File_open(world, trim(fname), ior(MPI_MODE_CREATE, MPI_MODE_RDWR), &
+                           MPI_INFO_NULL, fh IE)
+        zero = 0
+        sz = 4 * 32 * np
+        call MPI_File_set_size(fh, zero IE)
+        call MPI_File_preallocate(fh, sz IE)
+        call MPI_File_set_info(fh, MPI_INFO_NULL IE)
+        call MPI_File_set_atomicity(fh, .false. IE)
+        call MPI_File_set_view(fh, zero, MPI_BYTE, MPI_BYTE, 'native', MPI_INFO_NULL IE)
+        do i = 1, 10
+            w(i) = 100 * i + me
+        end do
+        off = 4 * (0 * np + me)
+        call MPI_File_write_at(fh, off, w(1), 1, MPI_INTEGER, MPI_STATUS_IGNORE IE)
+        off = 4 * (1 * np + me)
+        call MPI_File_write_at_all(fh, off, w(2), 1, MPI_INTEGER, MPI_STATUS_IGNORE IE)
+        off = 4 * (2 * np + me)
+        call MPI_File_iwrite_at(fh, off, w(3), 1, MPI_INTEGER, rq IE)
+        call MPI_Wait(rq, MPI_STATUS_IGNORE IE)
+        off = 4 * (3 * np + me)
+        call MPI_File_iwrite_at_all(fh, off, w(4), 1, MPI_INTEGER, rq IE)
+        call MPI_Wait(rq, MPI_STATUS_IGNORE IE)
+        off = 4 * (4 * np + me)
+        call MPI_File_write_at_all_begin(fh, off, w(5), 1, MPI_INTEGER IE)
+        call MPI_File_write_at_all_end(fh, w(5), MPI_STATUS_IGNORE IE)
+        off = 4 * (5 * np + me)
+        call MPI_File_seek(fh, off, MPI_SEEK_SET IE)
+        call MPI_File_write(fh, w(6), 1, MPI_INTEGER, MPI_STATUS_IGNORE IE)
+        off = 4 * (6 * np + me)
+        call MPI_File_seek(fh, off, MPI_SEEK_SET IE)
+        call MPI_File_write_all(fh, w(7), 1, MPI_INTEGER, MPI_STATUS_IGNORE IE)
+        off = 4 * (7 * np + me)
+        call MPI_File_seek(fh, off, MPI_SEEK_SET IE)
+        call MPI_File_iwrite(fh, w(8), 1, MPI_INTEGER, rq IE)
+        call MPI_Wait(rq, MPI_STATUS_IGNORE IE)
+        off = 4 * (8 * np + me)
+        call MPI_File_seek(fh, off, MPI_SEEK_SET IE)
+        call MPI_File_iwrite_all(fh, w(9), 1, MPI_INTEGER, rq IE)
+        call MPI_Wait(rq, MPI_STATUS_IGNORE IE)
+        off = 4 * (9 * np + me)
+        call MPI_File_seek(fh, off, MPI_SEEK_SET IE)
+        call MPI_File_write_all_begin(fh, w(10), 1, MPI_INTEGER IE)
+        call MPI_File_write_all_end(fh, w(10), MPI_STATUS_IGNORE IE)
         call MPI_File_sync(fh IE)
         call MPI_Barrier(world IE)
         call MPI_File_sync(fh IE)
-        off = 4 * right
-        call MPI_File_read_at_all(fh, off, got, 1, MPI_INTEGER, MPI_STATUS_IGNORE IE)
+        tot = 0
+        do i = 0, 9
+            off = 4 * (i * np + right)
+            r = -1
+            select case (i)
+            case (0)
+                call MPI_File_read_at(fh, off, r, 1, MPI_INTEGER, MPI_STATUS_IGNORE IE)
+            case (1)
+                call MPI_File_read_at_all(fh, off, r, 1, MPI_INTEGER, MPI_STATUS_IGNORE IE)
+            case (2)
+                call MPI_File_iread_at(fh, off, r, 1, MPI_INTEGER, rq IE)
+                call MPI_Wait(rq, MPI_STATUS_IGNORE IE)
+            case (3)
+                call MPI_File_iread_at_all(fh, off, r, 1, MPI_INTEGER, rq IE)
+                call MPI_Wait(rq, MPI_STATUS_IGNORE IE)
+            case (4)
+                call MPI_File_read_at_all_begin(fh, off, r, 1, MPI_INTEGER IE)
+                call MPI_File_read_at_all_end(fh, r, MPI_STATUS_IGNORE IE)
+            case (5)
+                call MPI_File_seek(fh, off, MPI_SEEK_SET IE)
+                call MPI_File_read(fh, r, 1, MPI_INTEGER, MPI_STATUS_IGNORE IE)
+            case (6)
+                call MPI_File_seek(fh, off, MPI_SEEK_SET IE)
+                call MPI_File_read_all(fh, r, 1, MPI_INTEGER, MPI_STATUS_IGNORE IE)
+            case (7)
+                call MPI_File_seek(fh, off, MPI_SEEK_SET IE)
+                call MPI_File_iread(fh, r, 1, MPI_INTEGER, rq IE)
+                call MPI_Wait(rq, MPI_STATUS_IGNORE IE)
+            case (8)
+                call MPI_File_seek(fh, off, MPI_SEEK_SET IE)
+                call MPI_File_iread_all(fh, r, 1, MPI_INTEGER, rq IE)
+                call MPI_Wait(rq, MPI_STATUS_IGNORE IE)
+            case default
+                call MPI_File_seek(fh, off, MPI_SEEK_SET IE)
+                call MPI_File_read_all_begin(fh, r, 1, MPI_INTEGER IE)
+                call MPI_File_read_all_end(fh, r, MPI_STATUS_IGNORE IE)
+            end select
+            tot = tot + r
+        end do
+        call rec('file', tot)
+        ! the shared file pointer, past the slots
+        off = 4 * 10 * np
+        call MPI_File_seek_shared(fh, off, MPI_SEEK_SET IE)
+        call MPI_File_write_ordered(fh, w(1), 1, MPI_INTEGER, MPI_STATUS_IGNORE IE)
+        call MPI_File_write_ordered_begin(fh, w(2), 1, MPI_INTEGER IE)
+        call MPI_File_write_ordered_end(fh, w(2), MPI_STATUS_IGNORE IE)
+        call MPI_Barrier(world IE)
+        if (me == 0) then
+            call MPI_File_write_shared(fh, w(3), 1, MPI_INTEGER, MPI_STATUS_IGNORE IE)
+            call MPI_File_iwrite_shared(fh, w(4), 1, MPI_INTEGER, rq IE)
+            call MPI_Wait(rq, MPI_STATUS_IGNORE IE)
+        end if
+        call MPI_File_sync(fh IE)
+        call MPI_File_seek_shared(fh, off, MPI_SEEK_SET IE)
+        call MPI_File_read_ordered(fh, r, 1, MPI_INTEGER, MPI_STATUS_IGNORE IE)
+        ordt = r
+        call MPI_File_read_ordered_begin(fh, r, 1, MPI_INTEGER IE)
+        call MPI_File_read_ordered_end(fh, r, MPI_STATUS_IGNORE IE)
+        ordt = ordt + r
+        call MPI_Barrier(world IE)
+        shr = 0
+        if (me == 0) then
+            call MPI_File_read_shared(fh, r, 1, MPI_INTEGER, MPI_STATUS_IGNORE IE)
+            shr = r
+            call MPI_File_iread_shared(fh, r, 1, MPI_INTEGER, rq IE)
+            call MPI_Wait(rq, MPI_STATUS_IGNORE IE)
+            shr = shr + r
+        end if
+        call rec('file.ordered', ordt)
+        call rec('file.shared', shr)
         call MPI_File_close(fh IE)
-        call rec('file', got)
+        call MPI_Barrier(world IE)
+        if (me == 0) call MPI_File_delete(trim(fname), MPI_INFO_NULL IE)
     end subroutine io
 
     subroutine comms()

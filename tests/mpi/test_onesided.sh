@@ -1,7 +1,7 @@
 #!/bin/bash
-# One-sided communication, neighbourhood collectives, intercommunicators
-# and MPI_Comm_spawn (doc/design.md; programs tests/mpi/mpi_rma.c,
-# mpi_neighbor.c, mpi_inter.c and the Fortran twins mpi_rma_f.f90 (`use
+# One-sided communication, neighbourhood collectives, intercommunicators,
+# MPI-IO and MPI_Comm_spawn (doc/design.md; programs tests/mpi/mpi_rma.c,
+# mpi_neighbor.c, mpi_inter.c, mpi_io.c and the Fortran twins mpi_rma_f.f90 (`use
 # mpi`) and mpi_rma_f08.f90 (`use mpi_f08`)):
 #   - semantics: identical output with and without the profiler at 1 to 8
 #     ranks over shm and tcp, valid reports, clean path-set counters;
@@ -12,7 +12,11 @@
 #         ring, slow ranks 0, 1, 3 in three steps: 100 % = 11T (all-join
 #         15T, no join 7T), blocking and non-blocking;
 #       an intercommunicator barrier joins both groups (merged shadow):
-#         as for the fence, 15T.
+#         as for the fence, 15T;
+#       MPI-IO's collective operations join all (mpi_io.c): five epochs
+#         ended by open, write_at_all, iread_at_all + Wait, a split
+#         write_at_all_begin/_end and close, slow rank j % P in epoch j:
+#         100 % = 25T (one join missing: at most 21T).
 # MPI_Comm_accept/connect: likewise where ports work (not MPICH 4.0.2/ucx).
 # MPI_Comm_spawn: run where the MPI can spawn (Open MPI here; MPICH 4.0.2's
 # hydra refuses it on this machine even without the profiler: SKIP with
@@ -63,6 +67,15 @@ rp_semantic "$B/mpi_neighbor" shm:1 tcp:2 shm:3 tcp:4 shm:8
 counters_ok "mpi_neighbor np=8" 0 none
 rp_semantic "$B/mpi_inter" shm:1 shm:2 tcp:3 shm:4 tcp:8
 counters_ok "mpi_inter np=8 (path-sets across the intercommunicator)" 8
+# every wrapped MPI-IO call; one file a rank opened, counted once
+rp_semantic "$B/mpi_io" shm:1 tcp:2 shm:3 tcp:4
+counters_ok "mpi_io np=4" 0 none
+if "$PYTHON" -c 'import json, sys
+sys.exit(json.load(open(sys.argv[1]))["counters"].get("mpiio_files_opened") != 4)' "$RP_JSON"; then
+    rp_pass "mpi_io np=4: mpiio_files_opened = 4"
+else
+    rp_fail "mpi_io np=4: mpiio_files_opened is not 4"
+fi
 # The Fortran twins (same calls; f08 with ierror omitted): between them
 # every rank count and both transports, without doubling the test time.
 if [ -x "$B/mpi_rma_f" ]; then
@@ -136,6 +149,8 @@ rp_timed path_case "Win_fence joins all" 15 4 tcp -- "$B/mpi_rma" path "$T_MS"
 rp_timed path_case "Neighbor_allgather joins in-neighbours" 11 4 shm -- "$B/mpi_neighbor" path "$T_MS" 1
 rp_timed path_case "Ineighbor_allgather joins in-neighbours" 11 4 tcp -- "$B/mpi_neighbor" path "$T_MS" 0
 rp_timed path_case "intercomm Barrier joins both groups" 15 4 shm -- "$B/mpi_inter" path "$T_MS"
+rp_timed path_case "MPI-IO collectives join all" 25 3 shm -- "$B/mpi_io" path "$T_MS"
+rp_timed path_case "MPI-IO collectives join all" 25 4 tcp -- "$B/mpi_io" path "$T_MS"
 
 # Trace mode: window fences are collective edges of the trace (their shadow
 # has a uid like any communicator); neighbourhood and intercommunicator
@@ -157,4 +172,6 @@ trace_check "Win_fence" 4 shm -- "$B/mpi_rma" path "$T_MS"
 trace_check "rma semantic" 3 tcp -- "$B/mpi_rma"
 trace_check "intercomm" 4 shm -- "$B/mpi_inter"
 trace_check "neighbor" 3 tcp -- "$B/mpi_neighbor"
+trace_check "MPI-IO" 4 shm -- "$B/mpi_io" path "$T_MS"
+trace_check "MPI-IO semantic" 3 tcp -- "$B/mpi_io"
 rp_finish

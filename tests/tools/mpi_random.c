@@ -25,10 +25,16 @@
  *     Sendrecv_replace; Bsend + Recv; Isend + an Improbe loop + Imrecv +
  *     Waitall; Irecv + Issend + a Testall loop;
  *   - half collectives: Iallreduce, Iscan, Ireduce, Igather (+ Wait);
+ *     MPI-IO on a file opened over the half (atomic mode): write_at_all,
+ *     Ibarrier + Wait, then read_at_all of the next member's value;
  *   - world collectives: Ibarrier + a Test loop, Iallreduce + Wait,
- *     Ibcast + Wait, Allgather, Alltoall, Reduce_scatter_block, Exscan.
+ *     Ibcast + Wait, Allgather, Alltoall, Reduce_scatter_block, Exscan;
+ *     MPI-IO on a file opened over MPI_COMM_WORLD: a split
+ *     write_at_all_begin/_end, Ibarrier + Wait, then iread_at_all + Wait of
+ *     the next rank's value.  The files live in $TMPDIR (else /tmp) and are deleted.
  * Every received value is checked (sender and round), and rank 0 prints a
  * checksum of the whole run, identical with and without the profiler. */
+#include <unistd.h>
 #include "../mpi/rptest.h"
 
 /* a failed check names the values, then aborts the job */
@@ -259,6 +265,57 @@ static int world_full(int op, int v, int root, int me, int np, int round)
     return r;
 }
 
+/* "full": the files of the MPI-IO styles (atomic mode, so a value one
+ * member wrote is what the others read after the collective write). */
+static MPI_File file_open(MPI_Comm comm, const char *name)
+{
+    MPI_File fh;
+    CHK(MPI_File_open(comm, name, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh) ==
+            MPI_SUCCESS, "MPI_File_open %s", name);
+    MPI_File_set_atomicity(fh, 1);
+    return fh;
+}
+
+static void file_close(MPI_File *fh, MPI_Comm comm, const char *name)
+{
+    int r;
+    MPI_File_close(fh);
+    MPI_Barrier(comm);
+    MPI_Comm_rank(comm, &r);
+    if (r == 0)
+        MPI_File_delete(name, MPI_INFO_NULL);
+}
+
+/* MPI-IO on comm's file: every member writes v at its slot, reads the next
+ * member's (a split write and a non-blocking read when split); returns it.
+ * A collective write's return says nothing of the other members' writes:
+ * an Ibarrier (which ends no phase) orders them before the reads. */
+static int file_round(MPI_File fh, MPI_Comm comm, int v, int me, int n, int split)
+{
+    MPI_Offset mine = (MPI_Offset)me * (MPI_Offset)sizeof v;
+    MPI_Offset next = (MPI_Offset)((me + 1) % n) * (MPI_Offset)sizeof v;
+    int r = -1;
+    if (split) {
+        MPI_Request rq;
+        MPI_File_write_at_all_begin(fh, mine, &v, 1, MPI_INT);
+        work();
+        MPI_File_write_at_all_end(fh, &v, MPI_STATUS_IGNORE);
+        MPI_Ibarrier(comm, &rq);
+        MPI_Wait(&rq, MPI_STATUS_IGNORE);
+        MPI_File_iread_at_all(fh, next, &r, 1, MPI_INT, &rq);
+        work();
+        MPI_Wait(&rq, MPI_STATUS_IGNORE);
+    } else {
+        MPI_Request rq;
+        MPI_File_write_at_all(fh, mine, &v, 1, MPI_INT, MPI_STATUS_IGNORE);
+        work();
+        MPI_Ibarrier(comm, &rq);
+        MPI_Wait(&rq, MPI_STATUS_IGNORE);
+        MPI_File_read_at_all(fh, next, &r, 1, MPI_INT, MPI_STATUS_IGNORE);
+    }
+    return r;
+}
+
 int main(int argc, char **argv)
 {
     int me, np;
@@ -286,8 +343,21 @@ int main(int argc, char **argv)
     void *bbuf = malloc((size_t)bsz);
     if (full)
         MPI_Buffer_attach(bbuf, bsz);
+    char wname[512], hname[520];
+    MPI_File wfile = MPI_FILE_NULL, hfile = MPI_FILE_NULL;
+    if (full) {
+        if (me == 0) {
+            const char *d = getenv("TMPDIR");
+            snprintf(wname, sizeof wname, "%s/rp_mpi_random_%ld", d && *d ? d : "/tmp",
+                     (long)getpid());
+        }
+        MPI_Bcast(wname, (int)sizeof wname, MPI_CHAR, 0, MPI_COMM_WORLD);
+        snprintf(hname, sizeof hname, "%s.h%d", wname, color);
+        wfile = file_open(MPI_COMM_WORLD, wname);
+        hfile = file_open(half, hname);
+    }
     uint32_t check = 2166136261u;
-    long nmsg = 0, ncoll = 0;
+    long nmsg = 0, ncoll = 0, nio = 0;
     for (int round = 0; round < rounds; round++) {
         int kind = pick(10);   /* 0-5 p2p, 6-7 half collective, 8-9 world collective */
         work();
@@ -359,9 +429,13 @@ int main(int argc, char **argv)
                 ncoll++;
             }
         } else if (kind <= 7) {
-            int op = pick(full ? 9 : 5), root = pick(hnp > 0 ? hnp : 1) % hnp;
+            int op = pick(full ? 10 : 5), root = pick(hnp > 0 ? hnp : 1) % hnp;
             int v = hme + 1, r = 0;
-            if (op >= 5) {
+            if (op == 9) {
+                r = file_round(hfile, half, 100 * round + hme, hme, hnp, 0);
+                CHK(r == 100 * round + (hme + 1) % hnp, "half file read %d", r);
+                nio++;
+            } else if (op >= 5) {
                 r = half_nbc(op, v, root, hme, hnp, half);
                 op = op == 5 ? 0 : op == 6 ? 3 : op == 7 ? 2 : 5;   /* the checksum's */
             } else
@@ -389,10 +463,15 @@ int main(int argc, char **argv)
             check = (check ^ (uint32_t)(op + 7 * r)) * 16777619u;
             ncoll++;
         } else {
-            int op = pick(full ? 13 : 6), root = pick(np);
+            int op = pick(full ? 14 : 6), root = pick(np);
             int v = me + 1, r = 0;
             int *all = NULL;
-            if (op >= 6) {
+            if (op == 13) {
+                r = file_round(wfile, MPI_COMM_WORLD, 100 * round + me, me, np, 1);
+                CHK(r == 100 * round + (me + 1) % np, "world file read %d", r);
+                nio++;
+                r = 0;
+            } else if (op >= 6) {
                 r = world_full(op, v, root, me, np, round);
                 op = op == 8 ? 1 : op == 9 ? 2 : op;   /* the checksum's (r: ops 1, 2) */
             } else
@@ -432,11 +511,15 @@ int main(int argc, char **argv)
     work();
     uint32_t all = 0;
     MPI_Reduce(&check, &all, 1, MPI_UINT32_T, MPI_BXOR, 0, MPI_COMM_WORLD);
-    long tot[2] = {nmsg, ncoll}, sum[2] = {0, 0};
-    MPI_Reduce(tot, sum, 2, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+    long tot[3] = {nmsg, ncoll, nio}, sum[3] = {0, 0, 0};
+    MPI_Reduce(tot, sum, 3, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
     if (me == 0)
-        printf("mpi_random seed=%lu rounds=%d ranks=%d messages=%ld collectives=%ld check=%08x\n",
-               seed, rounds, np, sum[0], sum[1], all);
+        printf("mpi_random seed=%lu rounds=%d ranks=%d messages=%ld collectives=%ld "
+               "file_rounds=%ld check=%08x\n", seed, rounds, np, sum[0], sum[1], sum[2], all);
+    if (full) {
+        file_close(&hfile, half, hname);
+        file_close(&wfile, MPI_COMM_WORLD, wname);
+    }
     MPI_Comm_free(&half);
     if (full)
         MPI_Buffer_detach(&bbuf, &bsz);

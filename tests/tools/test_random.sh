@@ -4,7 +4,8 @@
 # work) under the profiler, at 1, 2, 3, 4 ranks over shared memory and 4
 # over TCP, k = 3 (and 5 at 2 ranks), and with mpi_random's "full" styles
 # (synchronous, buffered and persistent sends, probes and matched probes,
-# Waitany/Testall, non-blocking and more collectives) at 3 and 5 ranks:
+# Waitany/Testall, non-blocking and more collectives, collective MPI-IO on
+# files over the world and its halves) at 3 and 5 ranks:
 #   - RP_MODE=trace: rp-report --check must pass, i.e. per phase the online
 #     100 % and 0 % path costs equal the longest and shortest paths of the
 #     task graph computed offline; the replay of the trace (bench/accuracy/

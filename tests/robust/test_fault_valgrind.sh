@@ -3,7 +3,7 @@
 # under valgrind memcheck: no error may remain after tests/robust/valgrind.supp
 # (PMIx / Open MPI padding, libunwind's address probes) and Open MPI's own
 # suppressions.  Sampling on (RP_PERIOD=1000), point-to-point and
-# collectives, prof and trace modes, a checkpoint, and worker threads.
+# collectives, MPI-IO, prof and trace modes, a checkpoint, and worker threads.
 # (The tools and the core run under ASan/UBSan in `quickstart.sh test`;
 # the preloaded runtime cannot: ASan must be the first library loaded.)
 if [ -z "${BASH_VERSION:-}" ]; then exec bash "$0" "$@"; fi
@@ -45,6 +45,8 @@ vg_case() { # WHAT [VAR=VAL...] -- PROG ARGS
 vg_case "ring (p2p)" -- "$RP_TESTS_BIN/mpi_ring" 5
 vg_case "collectives" -- "$RP_TESTS_BIN/mpi_coll"
 vg_case "trace mode, checkpoints" RP_MODE=trace RP_CHECKPOINT=1 -- "$RP_TESTS_BIN/mpi_fault" none 0 12 100
+# MPI-IO: files' shadows, collective and non-blocking collective file joins
+vg_case "MPI-IO" -- "$RP_TESTS_BIN/mpi_io"
 # worker threads (doc/sampling.md "Threads"): rings, timers, slot reuse
 vg_case "threads (MULTIPLE, worker sampling)" -- "$RP_TESTS_BIN/mpi_threads" 5 2 0
 if [ -x "$RP_TESTS_BIN/mpi_omp" ]; then

@@ -3,6 +3,10 @@
  *   mpi_io            every wrapped MPI-IO function once or more, each rank
  *                     printing what it read back (the semantic test:
  *                     identical output with and without the profiler)
+ *   mpi_io errors     calls that fail on every member (a file's errors
+ *                     return by default): opening a missing file read-only,
+ *                     a view with an unknown data representation, reading
+ *                     past the end; each rank prints what failed
  *   mpi_io path T     five epochs, each ended by a collective file
  *                     operation of a different kind: open, write_all,
  *                     iread_at_all + Wait, a split write_all_begin/_end,
@@ -210,6 +214,35 @@ static void paths(double t)
         MPI_File_delete(path, MPI_INFO_NULL);
 }
 
+/* Failing calls return (MPI_ERRORS_RETURN, the default for files): the
+ * profiler joins a failed collective one on every member alike, so nothing
+ * waits; a failed open creates no shadow on any member. */
+static void errors(void)
+{
+    MPI_File fh = MPI_FILE_NULL;
+    MPI_Status st;
+    int cls = -1, rc, v = me;
+    char missing[560];
+    snprintf(missing, sizeof missing, "%s.missing", path);
+    rc = MPI_File_open(MPI_COMM_WORLD, missing, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh);
+    MPI_Error_class(rc, &cls);
+    rpt_out("rank %d open missing: %s, class %s\n", me, rc == MPI_SUCCESS ? "ok" : "failed",
+            cls == MPI_ERR_NO_SUCH_FILE || cls == MPI_ERR_FILE || cls == MPI_ERR_IO ? "file/io" : "other");
+    RPT_CHECK(MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL,
+                            &fh) == MPI_SUCCESS);
+    rc = MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "no-such-representation", MPI_INFO_NULL);
+    rpt_out("rank %d bad view: %s\n", me, rc == MPI_SUCCESS ? "ok" : "failed");
+    MPI_File_write_at_all(fh, at(0), &v, 1, MPI_INT, &st);
+    /* (how much a read past the end returns differs between MPI-IO
+     * implementations: only that it returns is printed) */
+    rc = MPI_File_read_at_all(fh, at(1000), &v, 1, MPI_INT, &st);
+    rpt_out("rank %d read past the end returned\n", me);
+    MPI_File_close(&fh);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (me == 0)
+        MPI_File_delete(path, MPI_INFO_NULL);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -218,6 +251,8 @@ int main(int argc, char **argv)
     name_file();
     if (argc > 2 && strcmp(argv[1], "path") == 0)
         paths(atof(argv[2]));
+    else if (argc > 1 && strcmp(argv[1], "errors") == 0)
+        errors();
     else
         semantic();
     rpt_flush();

@@ -69,6 +69,12 @@ rp_semantic "$B/mpi_inter" shm:1 shm:2 tcp:3 shm:4 tcp:8
 counters_ok "mpi_inter np=8 (path-sets across the intercommunicator)" 8
 # every wrapped MPI-IO call; one file a rank opened, counted once
 rp_semantic "$B/mpi_io" shm:1 tcp:2 shm:3 tcp:4
+# MPI-IO calls that fail on every member (a file's errors return): the
+# failed collective ones are joined alike on all members, nothing waits
+IOERR=$RP_TMP/mpi_io_errors
+printf '#!/bin/sh\nexec "%s" errors\n' "$B/mpi_io" >"$IOERR"
+chmod +x "$IOERR"
+rp_semantic "$IOERR" shm:1 tcp:3 shm:4
 counters_ok "mpi_io np=4" 0 none
 if "$PYTHON" -c 'import json, sys
 sys.exit(json.load(open(sys.argv[1]))["counters"].get("mpiio_files_opened") != 4)' "$RP_JSON"; then

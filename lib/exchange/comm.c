@@ -190,12 +190,41 @@ void comm_shutdown(void)
     world = NULL;
 }
 
+/* PMPI_Comm_dup(comm) with its errors returned to us: the user's
+ * communicator keeps its own handler (often MPI_ERRORS_ARE_FATAL), and a
+ * duplicate of ours that fails (communicator ids run out) must not abort
+ * a job that runs without it. */
+static int dup_returning(MPI_Comm comm, MPI_Comm *dup)
+{
+    MPI_Errhandler eh;
+    int have = PMPI_Comm_get_errhandler(comm, &eh) == MPI_SUCCESS;
+    if (have)
+        PMPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+    int rc = PMPI_Comm_dup(comm, dup);
+    if (have) {
+        PMPI_Comm_set_errhandler(comm, eh);
+        PMPI_Errhandler_free(&eh);
+    }
+    return rc;
+}
+
 rp_comm *comm_shadow_new(MPI_Comm comm)
 {
     MPI_Comm dup;
-    if (PMPI_Comm_dup(comm, &dup) != MPI_SUCCESS)
+    if (dup_returning(comm, &dup) != MPI_SUCCESS)
         return NULL;          /* a failed dup fails on every member */
     return comm_shadow_take(dup);
+}
+
+void comm_shadow_refuse(MPI_Comm comm)
+{
+    MPI_Comm dup;
+    if (dup_returning(comm, &dup) == MPI_SUCCESS) {
+        int ok = 0, all = 0;
+        PMPI_Comm_set_errhandler(dup, MPI_ERRORS_RETURN);
+        PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, dup);
+        PMPI_Comm_free(&dup);
+    }
 }
 
 rp_comm *comm_shadow_take(MPI_Comm dup)

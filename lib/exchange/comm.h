@@ -56,6 +56,9 @@ void comm_foreach(void (*fn)(rp_comm *c));
  * with an allreduce on the duplicate), so later exchanges never wait for a
  * member that has none. */
 rp_comm *comm_shadow_new(MPI_Comm comm);
+/* This member's part of comm_shadow_new when it cannot keep a shadow (no
+ * memory for its table): the others learn it and get NULL too. */
+void     comm_shadow_refuse(MPI_Comm comm);
 /* The same for an intracommunicator we created ourselves (no duplicate:
  * the entry takes it over). */
 rp_comm *comm_shadow_take(MPI_Comm mine);

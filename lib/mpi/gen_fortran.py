@@ -229,7 +229,7 @@ def body(kind, name, fparams):
     if kind == "file_close":
         need(args, name, "fh")
         return ["    rp_enter(%s);" % fid, "    MPI_File rp_fh = %s;" % fh, call,
-                "    rp_hook_file_close(rp_fh, rp_err == MPI_SUCCESS);", "    rp_leave();"]
+                "    rp_hook_file_close(rp_fh, *fh == PMPI_File_c2f(MPI_FILE_NULL));", "    rp_leave();"]
     if kind == "file_coll":
         need(args, name, "fh")
         return ["    rp_enter(%s);" % fid, call,

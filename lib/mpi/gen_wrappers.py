@@ -193,7 +193,8 @@ def body(kind, name, args):
     # (MPI_ERRORS_RETURN), possibly on some members only: a collective
     # operation joins whatever it returned, so that every member that called
     # it takes part in the join; the opening and a non-blocking one need a
-    # valid handle or request.
+    # valid handle or request.  A close drops the file's shadow when it
+    # freed the handle (ROMIO frees it even when the close fails).
     if kind == "file_open":
         need(args, name, "comm", "fh")
         return ["    rp_enter(%s);" % fid, "    int rc = %s;" % call,
@@ -203,7 +204,7 @@ def body(kind, name, args):
         need(args, name, "fh")
         return ["    rp_enter(%s);" % fid, "    MPI_File rp_fh = *fh;",
                 "    int rc = %s;" % call,
-                "    rp_hook_file_close(rp_fh, rc == MPI_SUCCESS);", "    rp_leave();"]
+                "    rp_hook_file_close(rp_fh, *fh == MPI_FILE_NULL);", "    rp_leave();"]
     if kind == "file_coll":
         need(args, name, "fh")
         return ["    rp_enter(%s);" % fid, "    int rc = %s;" % call,

@@ -150,11 +150,12 @@ void rp_hook_rma_sync(void);
 /* MPI-IO (wrap_io.c): file fh was opened over comm (it gets a shadow, and
  * all join all); a collective operation on fh returned, successfully or
  * not (all join all); fh (its handle before the call) was closed (all
- * join all; its shadow goes if ok); a non-blocking collective one was
- * started (joined at completion). */
+ * join all; its shadow goes if the call freed the handle, which ROMIO
+ * does even when it fails); a non-blocking collective one was started
+ * (joined at completion). */
 void rp_hook_file_open(MPI_Comm comm, MPI_File fh);
 void rp_hook_file_coll(MPI_File fh);
-void rp_hook_file_close(MPI_File fh, int ok);
+void rp_hook_file_close(MPI_File fh, int freed);
 void rp_hook_file_nbc(MPI_File fh, MPI_Request req);
 /* Communicators (comm.c). */
 void rp_hook_comm_new(MPI_Comm comm);

@@ -9,7 +9,7 @@ static void key_of(uint8_t out[16], const void *key, size_t len)
     memcpy(out, key, len < 16 ? len : 16);
 }
 
-static rp_shadow_ent *find(const rp_shadowtab *t, const void *key, size_t len)
+rp_shadow_ent *shadowtab_find(const rp_shadowtab *t, const void *key, size_t len)
 {
     uint8_t k[16];
     key_of(k, key, len);
@@ -19,8 +19,19 @@ static rp_shadow_ent *find(const rp_shadowtab *t, const void *key, size_t len)
     return NULL;
 }
 
-int shadowtab_add(rp_shadowtab *t, MPI_Comm comm, const void *key, size_t len)
+static void ent_free(rp_shadow_ent *e)
 {
+    if (e->c)
+        comm_shadow_free(e->c);
+    e->c = NULL;
+}
+
+rp_shadow_ent *shadowtab_add(rp_shadowtab *t, MPI_Comm comm, const void *key, size_t len)
+{
+    /* a handle an object just got cannot belong to a live one */
+    shadowtab_del(t, key, len);
+    int size = 0;
+    PMPI_Comm_size(comm, &size);
     /* Room first: the shadow is collective, and comm_shadow_new makes all
      * members agree; a rank that could not store it must not take part
      * in a different way from the others. */
@@ -33,46 +44,38 @@ int shadowtab_add(rp_shadowtab *t, MPI_Comm comm, const void *key, size_t len)
         }
     }
     rp_comm *c = NULL;
-    if (t->n < t->cap)
-        c = comm_shadow_new(comm);
-    else {
+    if (size == 1) {
+        if (t->n == t->cap)
+            return NULL;
+    } else if (t->n < t->cap) {
+        if (!(c = comm_shadow_new(comm)))
+            return NULL;
+    } else {
         /* Out of memory for the table: still take part in the agreement
          * so that the others learn it (they would otherwise join at every
          * synchronisation and wait for us). */
-        MPI_Comm dup;
-        if (PMPI_Comm_dup(comm, &dup) == MPI_SUCCESS) {
-            int ok = 0, all = 0;
-            PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, dup);
-            PMPI_Comm_free(&dup);
-        }
+        comm_shadow_refuse(comm);
+        return NULL;
     }
-    if (!c)
-        return -1;
-    key_of(t->e[t->n].key, key, len);
-    t->e[t->n].c = c;
-    t->n++;
-    return 0;
-}
-
-rp_comm *shadowtab_find(const rp_shadowtab *t, const void *key, size_t len)
-{
-    rp_shadow_ent *e = find(t, key, len);
-    return e ? e->c : NULL;
+    rp_shadow_ent *e = &t->e[t->n++];
+    key_of(e->key, key, len);
+    e->c = c;
+    return e;
 }
 
 void shadowtab_del(rp_shadowtab *t, const void *key, size_t len)
 {
-    rp_shadow_ent *e = find(t, key, len);
+    rp_shadow_ent *e = shadowtab_find(t, key, len);
     if (!e)
         return;
-    comm_shadow_free(e->c);
+    ent_free(e);
     *e = t->e[--t->n];
 }
 
 void shadowtab_clear(rp_shadowtab *t)
 {
     for (uint32_t i = 0; i < t->n; i++)
-        comm_shadow_free(t->e[i].c);
+        ent_free(&t->e[i]);
     free(t->e);
     memset(t, 0, sizeof *t);
 }

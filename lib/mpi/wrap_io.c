@@ -26,55 +26,58 @@ void rp_hook_file_open(MPI_Comm comm, MPI_File fh)
     rp_counters[RP_CNT_MPIIO_FILES]++;
     if (rp_rt.local_paths)   /* MPI_THREAD_MULTIPLE: no collective of ours */
         return;
-    rp_comm *c = NULL;
-    if (shadowtab_add(&files, comm, &fh, sizeof fh) != 0 ||
-        !(c = shadowtab_find(&files, &fh, sizeof fh))) {
+    rp_shadow_ent *e = shadowtab_add(&files, comm, &fh, sizeof fh);
+    if (!e) {
         rp_counters[RP_CNT_UNSUPPORTED]++;
         rp_warn(1, "could not shadow a file opened with MPI_File_open; its collective "
                    "operations are not joined");
         return;
     }
-    rp_join_all_on(c);   /* opening is collective */
+    if (e->c)            /* opening is collective */
+        rp_join_all_on(e->c);
 }
 
-/* The shadow of fh, or NULL (counted, one warning) when its opening was
- * not seen (another thread, or before MPI_Init returned). */
-static rp_comm *file_shadow(MPI_File fh)
+/* The entry of fh, or NULL (counted, one warning) when its opening was
+ * not seen (another thread, before MPI_Init returned) or could not be
+ * shadowed (warned then). */
+static rp_shadow_ent *file_entry(MPI_File fh)
 {
     if (rp_rt.local_paths)
         return NULL;
-    rp_comm *c = shadowtab_find(&files, &fh, sizeof fh);
-    if (!c) {
+    rp_shadow_ent *e = shadowtab_find(&files, &fh, sizeof fh);
+    if (!e) {
         static int warned;
         rp_counters[RP_CNT_UNSUPPORTED]++;
         if (!warned++)
-            rp_warn(0, "a collective MPI-IO call on a file whose opening was not seen; not joined");
+            rp_warn(0, "a collective MPI-IO call on a file without a shadow (its opening "
+                       "was not seen, or could not be shadowed); not joined");
     }
-    return c;
+    return e;
 }
 
 void rp_hook_file_coll(MPI_File fh)
 {
-    rp_comm *c = file_shadow(fh);
-    if (c)
-        rp_join_all_on(c);
+    rp_shadow_ent *e = file_entry(fh);
+    if (e && e->c)
+        rp_join_all_on(e->c);
 }
 
-void rp_hook_file_close(MPI_File fh, int ok)
+void rp_hook_file_close(MPI_File fh, int freed)
 {
-    rp_comm *c = file_shadow(fh);
-    if (!c)
+    rp_shadow_ent *e = file_entry(fh);
+    if (!e)
         return;
-    rp_join_all_on(c);
-    if (ok)
+    if (e->c)
+        rp_join_all_on(e->c);
+    if (freed)
         shadowtab_del(&files, &fh, sizeof fh);
 }
 
 void rp_hook_file_nbc(MPI_File fh, MPI_Request req)
 {
-    rp_comm *c = file_shadow(fh);
-    if (c)
-        rp_hook_nbc_on(c, req);
+    rp_shadow_ent *e = file_entry(fh);
+    if (e && e->c)
+        rp_hook_nbc_on(e->c, req);
 }
 
 /* At MPI_Finalize: files the program never closed. */

@@ -22,7 +22,7 @@ void rp_hook_win_new(MPI_Comm comm, MPI_Win win)
 {
     if (rp_rt.local_paths)   /* MPI_THREAD_MULTIPLE: no collective of ours */
         return;
-    if (shadowtab_add(&wins, comm, &win, sizeof win) != 0) {
+    if (!shadowtab_add(&wins, comm, &win, sizeof win)) {
         rp_counters[RP_CNT_UNSUPPORTED]++;
         rp_warn(1, "could not shadow a new window; its fences are not joined");
     }
@@ -34,8 +34,8 @@ void rp_hook_win_fence(MPI_Win win)
 {
     if (rp_rt.local_paths)
         return;
-    rp_comm *c = shadowtab_find(&wins, &win, sizeof win);
-    if (!c) {
+    rp_shadow_ent *w = shadowtab_find(&wins, &win, sizeof win);
+    if (!w) {
         /* Created where we did not see it (another thread, or a creation
          * call we do not wrap): pass through, visibly. */
         static int warned;
@@ -44,7 +44,8 @@ void rp_hook_win_fence(MPI_Win win)
             rp_warn(0, "MPI_Win_fence on a window whose creation was not seen; not joined");
         return;
     }
-    rp_join_all_on(c);
+    if (w->c)   /* NULL: a window over one process */
+        rp_join_all_on(w->c);
 }
 
 /* Post/start/complete/wait/test and lock/unlock order ranks (an origin

@@ -7,6 +7,12 @@
  *                     return by default): opening a missing file read-only,
  *                     a view with an unknown data representation, reading
  *                     past the end; each rank prints what failed
+ *   mpi_io self M     every rank keeps M files open over MPI_COMM_SELF at
+ *                     once (file per process), writes each collectively,
+ *                     then closes them: a one-process file needs no shadow,
+ *                     and MPICH has only 2048 communicator ids a process
+ *                     (ROMIO takes one a file; a shadow a file would run out
+ *                     at ~1020)
  *   mpi_io path T     five epochs, each ended by a collective file
  *                     operation of a different kind: open, write_all,
  *                     iread_at_all + Wait, a split write_all_begin/_end,
@@ -243,6 +249,33 @@ static void errors(void)
         MPI_File_delete(path, MPI_INFO_NULL);
 }
 
+static void self_files(int m)
+{
+    MPI_File *f = calloc((size_t)m, sizeof *f);
+    RPT_CHECK(f);
+    long sum = 0;
+    for (int i = 0; i < m; i++) {
+        char name[600];
+        snprintf(name, sizeof name, "%s.self%d.%d", path, me, i);
+        RPT_CHECK(MPI_File_open(MPI_COMM_SELF, name,
+                                MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE,
+                                MPI_INFO_NULL, &f[i]) == MPI_SUCCESS);
+    }
+    for (int i = 0; i < m; i++) {
+        int v = i + me, r = -1;
+        MPI_File_write_at_all(f[i], 0, &v, 1, MPI_INT, MPI_STATUS_IGNORE);
+        MPI_File_read_at_all(f[i], 0, &r, 1, MPI_INT, MPI_STATUS_IGNORE);
+        sum += r;
+    }
+    for (int i = 0; i < m; i++)
+        MPI_File_close(&f[i]);
+    free(f);
+    MPI_Comm d;
+    RPT_CHECK(MPI_Comm_dup(MPI_COMM_WORLD, &d) == MPI_SUCCESS);   /* ids left for the program */
+    MPI_Comm_free(&d);
+    rpt_out("rank %d self files %d: sum %ld\n", me, m, sum);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -253,6 +286,8 @@ int main(int argc, char **argv)
         paths(atof(argv[2]));
     else if (argc > 1 && strcmp(argv[1], "errors") == 0)
         errors();
+    else if (argc > 2 && strcmp(argv[1], "self") == 0)
+        self_files(atoi(argv[2]));
     else
         semantic();
     rpt_flush();

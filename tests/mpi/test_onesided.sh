@@ -69,12 +69,6 @@ rp_semantic "$B/mpi_inter" shm:1 shm:2 tcp:3 shm:4 tcp:8
 counters_ok "mpi_inter np=8 (path-sets across the intercommunicator)" 8
 # every wrapped MPI-IO call; one file a rank opened, counted once
 rp_semantic "$B/mpi_io" shm:1 tcp:2 shm:3 tcp:4
-# MPI-IO calls that fail on every member (a file's errors return): the
-# failed collective ones are joined alike on all members, nothing waits
-IOERR=$RP_TMP/mpi_io_errors
-printf '#!/bin/sh\nexec "%s" errors\n' "$B/mpi_io" >"$IOERR"
-chmod +x "$IOERR"
-rp_semantic "$IOERR" shm:1 tcp:3 shm:4
 counters_ok "mpi_io np=4" 0 none
 if "$PYTHON" -c 'import json, sys
 sys.exit(json.load(open(sys.argv[1]))["counters"].get("mpiio_files_opened") != 4)' "$RP_JSON"; then
@@ -82,6 +76,25 @@ sys.exit(json.load(open(sys.argv[1]))["counters"].get("mpiio_files_opened") != 4
 else
     rp_fail "mpi_io np=4: mpiio_files_opened is not 4"
 fi
+# MPI-IO calls that fail on every member (a file's errors return): the
+# failed collective ones are joined alike on all members, nothing waits
+IOERR=$RP_TMP/mpi_io_errors
+printf '#!/bin/sh\nexec "%s" errors\n' "$B/mpi_io" >"$IOERR"
+chmod +x "$IOERR"
+rp_semantic "$IOERR" shm:1 tcp:3 shm:4
+# files per process over MPI_COMM_SELF, 1100 open at once (fewer where
+# the open-file limit is lower): no shadow each, or MPICH runs out of
+# communicator ids and aborts the job
+nself=1100
+lim=$(ulimit -n)
+if [ "$lim" != unlimited ] && [ "$lim" -lt $((nself + 200)) ]; then
+    nself=$((lim - 200))
+    echo "note: open-file limit $lim: mpi_io self with $nself files"
+fi
+IOSELF=$RP_TMP/mpi_io_self
+printf '#!/bin/sh\nexec "%s" self %d\n' "$B/mpi_io" "$nself" >"$IOSELF"
+chmod +x "$IOSELF"
+rp_semantic "$IOSELF" shm:2
 # The Fortran twins (same calls; f08 with ierror omitted): between them
 # every rank count and both transports, without doubling the test time.
 if [ -x "$B/mpi_rma_f" ]; then

@@ -262,7 +262,8 @@ void comm_shadow_free(rp_comm *c)
 {
     if (!c)
         return;
-    PMPI_Comm_free(&c->coll);
+    if (c->live)   /* (released: its communicator is gone already) */
+        PMPI_Comm_free(&c->coll);
     free(c->world);
     free(c);
 }

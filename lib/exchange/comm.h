@@ -21,6 +21,9 @@ typedef struct rp_comm {
     uint32_t uid;          /* trace mode: the same on every member (leader's
                               world rank << 12 | leader's creation count) */
     uint64_t ncoll;        /* collectives joined on it so far */
+    uint32_t inflight;     /* non-blocking exchanges started on it, not yet
+                              completed (a file's shadow outlives the file's
+                              close while there are: shadowtab.c) */
     struct rp_comm *merged; /* inter: both groups merged (stand-alone entry),
                                or NULL (then its collectives are not joined) */
     int     *world;        /* world rank of each (remote, for inter) rank; lazy */

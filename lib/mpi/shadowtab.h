@@ -23,6 +23,12 @@ typedef struct rp_shadow_ent {
 typedef struct rp_shadowtab {
     rp_shadow_ent *e;
     uint32_t       n, cap;
+    /* shadows of objects freed while a non-blocking exchange on them was
+     * in flight (an erroneous program: a file closed before its
+     * non-blocking collective completed): communicator released, entry
+     * kept for that exchange until MPI_Finalize */
+    rp_comm      **retired;
+    uint32_t       nret, capret;
 } rp_shadowtab;
 
 /* The object `key` (a handle of `len` <= 16 bytes) was just created over

@@ -575,13 +575,15 @@ static void nbc_start(rp_comm *c, int kind, int root, MPI_Request req)
     e->kind = RQ_NBC;
     e->comm = c;
     e->nbc = x;
+    c->inflight++;
 }
 
 void rp_nbc_complete(rp_nbc *x, int join)
 {
     if (!x)
         return;
-    if (!join) {
+    if (!join) {   /* (finished at Finalize without x->c) */
+        x->c->inflight--;
         x->next = nbc_orphans;
         nbc_orphans = x;
         return;
@@ -591,6 +593,7 @@ void rp_nbc_complete(rp_nbc *x, int join)
     PMPI_Wait(&x->req, MPI_STATUS_IGNORE);
     uint32_t cap = rp_rt.max_wire;
     int me = x->c->rank, n = x->c->size;
+    x->c->inflight--;
     if (x->kind == RP_NBC_NEIGHBOR) {
         join_slots(x->buf, x->slots);
         rp_counters[RP_CNT_COLL_JOINS]++;

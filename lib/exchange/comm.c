@@ -216,25 +216,31 @@ rp_comm *comm_shadow_new(MPI_Comm comm)
     return comm_shadow_take(dup);
 }
 
+/* Do all members of our duplicate dup keep it (each passes ok)?  If not,
+ * it is freed (0). */
+static int all_keep(MPI_Comm dup, int ok)
+{
+    int all = 0;
+    PMPI_Comm_set_errhandler(dup, MPI_ERRORS_RETURN);
+    if (PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, dup) != MPI_SUCCESS || !all) {
+        PMPI_Comm_free(&dup);
+        return 0;
+    }
+    return 1;
+}
+
 void comm_shadow_refuse(MPI_Comm comm)
 {
     MPI_Comm dup;
-    if (dup_returning(comm, &dup) == MPI_SUCCESS) {
-        int ok = 0, all = 0;
-        PMPI_Comm_set_errhandler(dup, MPI_ERRORS_RETURN);
-        PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, dup);
-        PMPI_Comm_free(&dup);
-    }
+    if (dup_returning(comm, &dup) == MPI_SUCCESS)
+        all_keep(dup, 0);
 }
 
 rp_comm *comm_shadow_take(MPI_Comm dup)
 {
-    PMPI_Comm_set_errhandler(dup, MPI_ERRORS_RETURN);
     rp_comm *e = calloc(1, sizeof *e);
-    int ok = e != NULL, all = 0;
-    if (PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, dup) != MPI_SUCCESS || !all) {
+    if (!all_keep(dup, e != NULL)) {
         free(e);
-        PMPI_Comm_free(&dup);
         return NULL;
     }
     e->user = dup;

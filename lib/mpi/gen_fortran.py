@@ -31,7 +31,7 @@ import sys
 
 sys.dont_write_bytecode = True     # srcdir may be read-only (distcheck)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gen_wrappers import parse, need  # noqa: E402  (the table parser)
+from gen_wrappers import parse, need, bracket, if_ok  # noqa: E402  (the table parser)
 
 # Fortran parameter lists that differ from the C ones (no argc/argv).
 FORTRAN_PARAMS = {
@@ -97,158 +97,124 @@ STATUS_BUF = ["    MPI_Fint rp_stbuf[RPF_STATUS_MAX];",
 
 
 def with_status(cond, hook):
-    """Lines: if (cond), hook(...) with &rp_cst, the C status of rp_st."""
-    return ["    if (%s) {" % cond,
-            "        MPI_Status rp_cst;",
-            "        PMPI_Status_f2c(rp_st, &rp_cst);",
-            "        %s;" % hook,
-            "    }"]
+    """Lines after the call: if (cond), hook(...) with &rp_cst, the C status
+    of rp_st."""
+    return ["if (%s) {" % cond,
+            "    MPI_Status rp_cst;",
+            "    PMPI_Status_f2c(rp_st, &rp_cst);",
+            "    %s;" % hook,
+            "}"]
+
+
+def ok(hook):
+    """A hook called only when the real binding succeeded."""
+    return if_ok(hook, "rp_err")
 
 
 def body(kind, name, fparams):
     """Lines of rpf_NAME's profiled part (after the !rp_active() forward)."""
     args = [a for _, a in fparams]
     fid = "RP_FN_" + name
-    call = "    real(%s);" % call_args(fparams)
+    stmt = "real(%s)" % call_args(fparams)
+    st_stmt = "real(%s)" % call_args(fparams, {"status": "rp_st"})   # the status kinds
     comm = "PMPI_Comm_f2c(*comm)"
     if kind == "event":
-        return ["    rp_enter(%s);" % fid, call, "    rp_leave();"]
+        return bracket(fid, stmt)
     if kind == "rma_sync":
-        return ["    rp_enter(%s);" % fid, call, "    rp_hook_rma_sync();", "    rp_leave();"]
+        return bracket(fid, stmt, after=["rp_hook_rma_sync();"])
     if kind in ("send", "isend"):
         # The path-set goes before the payload, as in the C wrappers.
         need(args, name, "count", "datatype", "dest", "tag", "comm")
-        return ["    rp_enter(%s);" % fid,
-                "    int rp_sent = rp_hook_branch_first(*count, PMPI_Type_f2c(*datatype), "
-                "*dest, *tag, %s);" % comm, call,
-                "    if (!rp_sent && rp_err == MPI_SUCCESS) rp_hook_branch(*dest, *tag, %s);" % comm,
-                "    rp_leave();"]
+        return bracket(fid, stmt,
+                       ["int rp_sent = rp_hook_branch_first(*count, PMPI_Type_f2c(*datatype), "
+                        "*dest, *tag, %s);" % comm],
+                       ["if (!rp_sent && rp_err == MPI_SUCCESS) rp_hook_branch(*dest, *tag, %s);" % comm])
     if kind == "recv":
         need(args, name, "status", "comm")
-        return (STATUS_BUF +
-                ["    rp_enter(%s);" % fid,
-                 "    real(%s);" % call_args(fparams, {"status": "rp_st"})] +
-                with_status("rp_err == MPI_SUCCESS", "rp_hook_join(&rp_cst, %s)" % comm) +
-                ["    rp_leave();"])
+        return STATUS_BUF + bracket(fid, st_stmt, after=with_status(
+            "rp_err == MPI_SUCCESS", "rp_hook_join(&rp_cst, %s)" % comm))
     if kind in ("irecv", "precv_init"):
         need(args, name, "source", "tag", "comm", "request")
-        return ["    rp_enter_local(%s);" % fid, call,
-                "    if (rp_err == MPI_SUCCESS)",
-                "        rp_hook_irecv(PMPI_Request_f2c(*request), *source, *tag, %s, %d);"
-                % (comm, 1 if kind == "precv_init" else 0),
-                "    rp_leave_local();"]
+        return bracket(fid, stmt, after=[
+            "if (rp_err == MPI_SUCCESS)",
+            "    rp_hook_irecv(PMPI_Request_f2c(*request), *source, *tag, %s, %d);"
+            % (comm, 1 if kind == "precv_init" else 0)], local=True)
     if kind == "mprobe":
         need(args, name, "comm", "message", "status")
         matched = "rp_err == MPI_SUCCESS && *flag" if "flag" in args else "rp_err == MPI_SUCCESS"
-        return (STATUS_BUF +
-                ["    rp_enter(%s);" % fid,
-                 "    real(%s);" % call_args(fparams, {"status": "rp_st"})] +
-                with_status(matched,
-                            "rp_hook_mprobe(PMPI_Message_f2c(*message), &rp_cst, %s)" % comm) +
-                ["    rp_leave();"])
+        return STATUS_BUF + bracket(fid, st_stmt, after=with_status(
+            matched, "rp_hook_mprobe(PMPI_Message_f2c(*message), &rp_cst, %s)" % comm))
     if kind == "mrecv":
         need(args, name, "message", "status")
-        return (STATUS_BUF +
-                ["    MPI_Message rp_msg = PMPI_Message_f2c(*message);",
-                 "    rp_enter(%s);" % fid,
-                 "    real(%s);" % call_args(fparams, {"status": "rp_st"})] +
-                with_status("rp_err == MPI_SUCCESS", "rp_hook_mrecv(rp_msg, &rp_cst)") +
-                ["    rp_leave();"])
+        return (STATUS_BUF + ["    MPI_Message rp_msg = PMPI_Message_f2c(*message);"] +
+                bracket(fid, st_stmt, after=with_status("rp_err == MPI_SUCCESS",
+                                                         "rp_hook_mrecv(rp_msg, &rp_cst)")))
     if kind == "imrecv":
         need(args, name, "message", "request")
-        return ["    MPI_Message rp_msg = PMPI_Message_f2c(*message);",
-                "    rp_enter_local(%s);" % fid, call,
-                "    if (rp_err == MPI_SUCCESS) rp_hook_imrecv(rp_msg, PMPI_Request_f2c(*request));",
-                "    rp_leave_local();"]
+        return ["    MPI_Message rp_msg = PMPI_Message_f2c(*message);"] + bracket(
+            fid, stmt, after=[ok("rp_hook_imrecv(rp_msg, PMPI_Request_f2c(*request))")], local=True)
     if kind == "psend_init":
         need(args, name, "dest", "tag", "comm", "request")
-        return ["    rp_enter_local(%s);" % fid, call,
-                "    if (rp_err == MPI_SUCCESS)",
-                "        rp_hook_psend_init(PMPI_Request_f2c(*request), *dest, *tag, %s);" % comm,
-                "    rp_leave_local();"]
+        return bracket(fid, stmt, after=[
+            "if (rp_err == MPI_SUCCESS)",
+            "    rp_hook_psend_init(PMPI_Request_f2c(*request), *dest, *tag, %s);" % comm],
+            local=True)
     if kind == "coll_all":
         need(args, name, "comm")
-        return ["    rp_enter(%s);" % fid, "    rp_hook_coll_all_start(%s);" % comm, call,
-                "    if (rp_err == MPI_SUCCESS) rp_hook_coll_all(%s);" % comm,
-                "    else rp_hook_coll_abort();",
-                "    rp_leave();"]
+        return bracket(fid, stmt, ["rp_hook_coll_all_start(%s);" % comm],
+                       [ok("rp_hook_coll_all(%s)" % comm), "else rp_hook_coll_abort();"])
     if kind == "coll_scan":
         need(args, name, "comm")
-        return ["    rp_enter(%s);" % fid, call,
-                "    if (rp_err == MPI_SUCCESS) rp_hook_%s(%s);" % (kind, comm),
-                "    rp_leave();"]
+        return bracket(fid, stmt, after=[ok("rp_hook_%s(%s)" % (kind, comm))])
     if kind in ("coll_in", "coll_out"):
         need(args, name, "root", "comm")
-        return ["    rp_enter(%s);" % fid,
-                "    rp_hook_%s_start(*root, %s);" % (kind, comm), call,
-                "    if (rp_err == MPI_SUCCESS) rp_hook_%s(*root, %s);" % (kind, comm),
-                "    else rp_hook_coll_rooted_abort();",
-                "    rp_leave();"]
+        return bracket(fid, stmt, ["rp_hook_%s_start(*root, %s);" % (kind, comm)],
+                       [ok("rp_hook_%s(*root, %s)" % (kind, comm)), "else rp_hook_coll_rooted_abort();"])
     if kind in NBC_SHAPE:
         need(args, name, "comm", "request")
         root = "*root" if "root" in args else "-1"
-        return ["    rp_enter(%s);" % fid, call,
-                "    if (rp_err == MPI_SUCCESS)",
-                "        rp_hook_nbc(%s, %s, %s, PMPI_Request_f2c(*request));"
-                % (NBC_SHAPE[kind], root, comm),
-                "    rp_leave();"]
+        return bracket(fid, stmt, after=[
+            "if (rp_err == MPI_SUCCESS)",
+            "    rp_hook_nbc(%s, %s, %s, PMPI_Request_f2c(*request));" % (NBC_SHAPE[kind], root, comm)])
     if kind == "neighbor":
         need(args, name, "comm")
-        return ["    rp_enter(%s);" % fid, call,
-                "    if (rp_err == MPI_SUCCESS) rp_hook_neighbor(%s);" % comm,
-                "    rp_leave();"]
+        return bracket(fid, stmt, after=[ok("rp_hook_neighbor(%s)" % comm)])
     if kind == "nbc_neighbor":
         need(args, name, "comm", "request")
-        return ["    rp_enter(%s);" % fid, call,
-                "    if (rp_err == MPI_SUCCESS)",
-                "        rp_hook_nbc(RP_NBC_NEIGHBOR, -1, %s, PMPI_Request_f2c(*request));" % comm,
-                "    rp_leave();"]
+        return bracket(fid, stmt, after=[
+            "if (rp_err == MPI_SUCCESS)",
+            "    rp_hook_nbc(RP_NBC_NEIGHBOR, -1, %s, PMPI_Request_f2c(*request));" % comm])
     if kind == "win_new":
         need(args, name, "comm", "win")
-        return ["    rp_enter(%s);" % fid, call,
-                "    if (rp_err == MPI_SUCCESS) rp_hook_win_new(%s, PMPI_Win_f2c(*win));" % comm,
-                "    rp_leave();"]
+        return bracket(fid, stmt, after=[ok("rp_hook_win_new(%s, PMPI_Win_f2c(*win))" % comm)])
     if kind == "win_free":
         need(args, name, "win")
-        return ["    rp_enter(%s);" % fid,
-                "    rp_hook_win_free(PMPI_Win_f2c(*win));",
-                call, "    rp_leave();"]
+        return bracket(fid, stmt, ["rp_hook_win_free(PMPI_Win_f2c(*win));"])
     if kind == "win_fence":
         need(args, name, "win")
-        return ["    rp_enter(%s);" % fid, call,
-                "    if (rp_err == MPI_SUCCESS) rp_hook_win_fence(PMPI_Win_f2c(*win));",
-                "    rp_leave();"]
+        return bracket(fid, stmt, after=[ok("rp_hook_win_fence(PMPI_Win_f2c(*win))")])
     if kind == "local":
-        return ["    rp_enter_local(%s);" % fid, call, "    rp_leave_local();"]
+        return bracket(fid, stmt, local=True)
     fh = "PMPI_File_f2c(*fh)"
     if kind == "file_open":
         need(args, name, "comm", "fh")
-        return ["    rp_enter(%s);" % fid, call,
-                "    if (rp_err == MPI_SUCCESS) rp_hook_file_open(%s, %s);" % (comm, fh),
-                "    rp_leave();"]
+        return bracket(fid, stmt, after=[ok("rp_hook_file_open(%s, %s)" % (comm, fh))])
     if kind == "file_close":
         need(args, name, "fh")
-        return ["    rp_enter(%s);" % fid, "    MPI_File rp_fh = %s;" % fh, call,
-                "    rp_hook_file_close(rp_fh, *fh == PMPI_File_c2f(MPI_FILE_NULL));", "    rp_leave();"]
+        return bracket(fid, stmt, ["MPI_File rp_fh = %s;" % fh],
+                       ["rp_hook_file_close(rp_fh, *fh == PMPI_File_c2f(MPI_FILE_NULL));"])
     if kind == "file_coll":
         need(args, name, "fh")
-        return ["    rp_enter(%s);" % fid, call,
-                "    rp_hook_file_coll(%s);" % fh, "    rp_leave();"]
+        return bracket(fid, stmt, after=["rp_hook_file_coll(%s);" % fh])
     if kind == "file_nbc":
         need(args, name, "fh", "request")
-        return ["    rp_enter(%s);" % fid, call,
-                "    if (rp_err == MPI_SUCCESS) rp_hook_file_nbc(%s, PMPI_Request_f2c(*request));" % fh,
-                "    rp_leave();"]
+        return bracket(fid, stmt, after=[ok("rp_hook_file_nbc(%s, PMPI_Request_f2c(*request))" % fh)])
     if kind == "comm_new":
         need(args, name, "newcomm")
-        return ["    rp_enter(%s);" % fid, call,
-                "    if (rp_err == MPI_SUCCESS) rp_hook_comm_new(PMPI_Comm_f2c(*newcomm));",
-                "    rp_leave();"]
+        return bracket(fid, stmt, after=[ok("rp_hook_comm_new(PMPI_Comm_f2c(*newcomm))")])
     if kind == "comm_free":
         need(args, name, "comm")
-        return ["    rp_enter(%s);" % fid,
-                "    rp_hook_comm_free(%s);" % comm,
-                call, "    rp_leave();"]
+        return bracket(fid, stmt, ["rp_hook_comm_free(%s);" % comm])
     sys.exit("%s: kind %r has no Fortran wrapper in lib/mpi/gen_fortran.py "
              "(add it there, or make the function custom and write it in lib/mpi/fortran.c)"
              % (name, kind))

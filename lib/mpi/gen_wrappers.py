@@ -72,20 +72,34 @@ STATUS_BUF = ["    MPI_Status rp_stbuf;",
               "    MPI_Status *rp_st = (status == MPI_STATUS_IGNORE) ? &rp_stbuf : status;"]
 
 
+def bracket(fid, stmt, before=(), after=(), local=False):
+    """Lines of a profiled call: the event bracket (rp_enter/rp_leave, or
+    with local the bracket of a local call) around stmt, the statement that
+    makes the real call; `before` lines come right after the entry, `after`
+    lines right after the call.  Shared with gen_fortran.py."""
+    enter, leave = ("rp_enter_local", "rp_leave_local") if local else ("rp_enter", "rp_leave")
+    return (["    %s(%s);" % (enter, fid)] + ["    " + x for x in before] + ["    %s;" % stmt] +
+            ["    " + x for x in after] + ["    %s();" % leave])
+
+
+def if_ok(hook, rc="rc"):
+    """A hook called only when the real call succeeded."""
+    return "if (%s == MPI_SUCCESS) %s;" % (rc, hook)
+
+
 def body(kind, name, args):
     fid = "RP_FN_" + name
     call = "P%s(%s)" % (name, ", ".join(args))
+    stmt = "int rc = " + call
     if kind == "event":
-        return ["    rp_enter(%s);" % fid, "    int rc = %s;" % call, "    rp_leave();"]
+        return bracket(fid, stmt)
     if kind in ("send", "isend"):
         # The path-set goes first: it is on its way while the payload is
         # sent, so the receiver can join it before the payload is in.
         need(args, name, "count", "datatype", "dest", "tag", "comm")
-        return ["    rp_enter(%s);" % fid,
-                "    int rp_sent = rp_hook_branch_first(count, datatype, dest, tag, comm);",
-                "    int rc = %s;" % call,
-                "    if (!rp_sent && rc == MPI_SUCCESS) rp_hook_branch(dest, tag, comm);",
-                "    rp_leave();"]
+        return bracket(fid, stmt,
+                       ["int rp_sent = rp_hook_branch_first(count, datatype, dest, tag, comm);"],
+                       ["if (!rp_sent && rc == MPI_SUCCESS) rp_hook_branch(dest, tag, comm);"])
     if kind == "recv":
         need(args, name, "buf", "count", "datatype", "source", "tag", "status", "comm")
         call = call.replace("status)", "rp_st)")
@@ -97,98 +111,69 @@ def body(kind, name, args):
                 "    rp_leave();"]
     if kind == "irecv":
         need(args, name, "source", "tag", "comm", "request")
-        return ["    rp_enter_local(%s);" % fid, "    int rc = %s;" % call,
-                "    if (rc == MPI_SUCCESS) rp_hook_irecv(*request, source, tag, comm, 0);",
-                "    rp_leave_local();"]
+        return bracket(fid, stmt, after=[if_ok("rp_hook_irecv(*request, source, tag, comm, 0)")],
+                       local=True)
     if kind == "mprobe":
         # the status names the matched message's source and tag
         need(args, name, "comm", "message", "status")
-        call = call.replace("status)", "rp_st)")
+        stmt = stmt.replace("status)", "rp_st)")
         matched = "rc == MPI_SUCCESS && *flag" if "flag" in args else "rc == MPI_SUCCESS"
-        return STATUS_BUF + ["    rp_enter(%s);" % fid, "    int rc = %s;" % call,
-                "    if (%s) rp_hook_mprobe(*message, rp_st, comm);" % matched,
-                "    rp_leave();"]
+        return STATUS_BUF + bracket(fid, stmt, after=[
+            "if (%s) rp_hook_mprobe(*message, rp_st, comm);" % matched])
     if kind == "mrecv":
         # the call sets *message to MPI_MESSAGE_NULL: the hook gets it as it was
         need(args, name, "message", "status")
-        call = call.replace("status)", "rp_st)")
-        return STATUS_BUF + ["    MPI_Message rp_msg = *message;",
-                "    rp_enter(%s);" % fid, "    int rc = %s;" % call,
-                "    if (rc == MPI_SUCCESS) rp_hook_mrecv(rp_msg, rp_st);",
-                "    rp_leave();"]
+        stmt = stmt.replace("status)", "rp_st)")
+        return (STATUS_BUF + ["    MPI_Message rp_msg = *message;"] +
+                bracket(fid, stmt, after=[if_ok("rp_hook_mrecv(rp_msg, rp_st)")]))
     if kind == "imrecv":
         need(args, name, "message", "request")
-        return ["    MPI_Message rp_msg = *message;",
-                "    rp_enter_local(%s);" % fid, "    int rc = %s;" % call,
-                "    if (rc == MPI_SUCCESS) rp_hook_imrecv(rp_msg, *request);",
-                "    rp_leave_local();"]
+        return ["    MPI_Message rp_msg = *message;"] + bracket(
+            fid, stmt, after=[if_ok("rp_hook_imrecv(rp_msg, *request)")], local=True)
     if kind == "psend_init":
         need(args, name, "dest", "tag", "comm", "request")
-        return ["    rp_enter_local(%s);" % fid, "    int rc = %s;" % call,
-                "    if (rc == MPI_SUCCESS) rp_hook_psend_init(*request, dest, tag, comm);",
-                "    rp_leave_local();"]
+        return bracket(fid, stmt, after=[if_ok("rp_hook_psend_init(*request, dest, tag, comm)")],
+                       local=True)
     if kind == "precv_init":
         need(args, name, "source", "tag", "comm", "request")
-        return ["    rp_enter_local(%s);" % fid, "    int rc = %s;" % call,
-                "    if (rc == MPI_SUCCESS) rp_hook_irecv(*request, source, tag, comm, 1);",
-                "    rp_leave_local();"]
+        return bracket(fid, stmt, after=[if_ok("rp_hook_irecv(*request, source, tag, comm, 1)")],
+                       local=True)
     if kind == "coll_all":
         need(args, name, "comm")
-        return ["    rp_enter(%s);" % fid, "    rp_hook_coll_all_start(comm);",
-                "    int rc = %s;" % call,
-                "    if (rc == MPI_SUCCESS) rp_hook_coll_all(comm);",
-                "    else rp_hook_coll_abort();",
-                "    rp_leave();"]
+        return bracket(fid, stmt, ["rp_hook_coll_all_start(comm);"],
+                       [if_ok("rp_hook_coll_all(comm)"), "else rp_hook_coll_abort();"])
     if kind == "coll_scan":
         need(args, name, "comm")
-        return ["    rp_enter(%s);" % fid, "    int rc = %s;" % call,
-                "    if (rc == MPI_SUCCESS) rp_hook_%s(comm);" % kind,
-                "    rp_leave();"]
+        return bracket(fid, stmt, after=[if_ok("rp_hook_%s(comm)" % kind)])
     if kind in ("coll_in", "coll_out"):
         need(args, name, "root", "comm")
-        return ["    rp_enter(%s);" % fid, "    rp_hook_%s_start(root, comm);" % kind,
-                "    int rc = %s;" % call,
-                "    if (rc == MPI_SUCCESS) rp_hook_%s(root, comm);" % kind,
-                "    else rp_hook_coll_rooted_abort();",
-                "    rp_leave();"]
+        return bracket(fid, stmt, ["rp_hook_%s_start(root, comm);" % kind],
+                       [if_ok("rp_hook_%s(root, comm)" % kind), "else rp_hook_coll_rooted_abort();"])
     if kind in ("nbc_all", "nbc_in", "nbc_out", "nbc_scan"):
         need(args, name, "comm", "request")
         root = "root" if "root" in args else "-1"
         kconst = {"nbc_all": "RP_COLL_ALL", "nbc_in": "RP_COLL_IN",
                   "nbc_out": "RP_COLL_OUT", "nbc_scan": "RP_COLL_SCAN"}[kind]
-        return ["    rp_enter(%s);" % fid, "    int rc = %s;" % call,
-                "    if (rc == MPI_SUCCESS) rp_hook_nbc(%s, %s, comm, *request);" % (kconst, root),
-                "    rp_leave();"]
+        return bracket(fid, stmt, after=[if_ok("rp_hook_nbc(%s, %s, comm, *request)" % (kconst, root))])
     if kind == "neighbor":
         need(args, name, "comm")
-        return ["    rp_enter(%s);" % fid, "    int rc = %s;" % call,
-                "    if (rc == MPI_SUCCESS) rp_hook_neighbor(comm);",
-                "    rp_leave();"]
+        return bracket(fid, stmt, after=[if_ok("rp_hook_neighbor(comm)")])
     if kind == "nbc_neighbor":
         need(args, name, "comm", "request")
-        return ["    rp_enter(%s);" % fid, "    int rc = %s;" % call,
-                "    if (rc == MPI_SUCCESS) rp_hook_nbc(RP_NBC_NEIGHBOR, -1, comm, *request);",
-                "    rp_leave();"]
+        return bracket(fid, stmt, after=[if_ok("rp_hook_nbc(RP_NBC_NEIGHBOR, -1, comm, *request)")])
     if kind == "win_new":
         need(args, name, "comm", "win")
-        return ["    rp_enter(%s);" % fid, "    int rc = %s;" % call,
-                "    if (rc == MPI_SUCCESS) rp_hook_win_new(comm, *win);",
-                "    rp_leave();"]
+        return bracket(fid, stmt, after=[if_ok("rp_hook_win_new(comm, *win)")])
     if kind == "win_free":
         need(args, name, "win")
-        return ["    rp_enter(%s);" % fid, "    rp_hook_win_free(*win);",
-                "    int rc = %s;" % call, "    rp_leave();"]
+        return bracket(fid, stmt, ["rp_hook_win_free(*win);"])
     if kind == "win_fence":
         need(args, name, "win")
-        return ["    rp_enter(%s);" % fid, "    int rc = %s;" % call,
-                "    if (rc == MPI_SUCCESS) rp_hook_win_fence(win);",
-                "    rp_leave();"]
+        return bracket(fid, stmt, after=[if_ok("rp_hook_win_fence(win)")])
     if kind == "rma_sync":
-        return ["    rp_enter(%s);" % fid, "    int rc = %s;" % call,
-                "    rp_hook_rma_sync();", "    rp_leave();"]
+        return bracket(fid, stmt, after=["rp_hook_rma_sync();"])
     if kind == "local":
-        return ["    rp_enter_local(%s);" % fid, "    int rc = %s;" % call,
-                "    rp_leave_local();"]
+        return bracket(fid, stmt, local=True)
     # MPI-IO (wrap_io.c).  A file's errors return by default
     # (MPI_ERRORS_RETURN), possibly on some members only: a collective
     # operation joins whatever it returned, so that every member that called
@@ -197,32 +182,23 @@ def body(kind, name, args):
     # freed the handle (ROMIO frees it even when the close fails).
     if kind == "file_open":
         need(args, name, "comm", "fh")
-        return ["    rp_enter(%s);" % fid, "    int rc = %s;" % call,
-                "    if (rc == MPI_SUCCESS) rp_hook_file_open(comm, *fh);",
-                "    rp_leave();"]
+        return bracket(fid, stmt, after=[if_ok("rp_hook_file_open(comm, *fh)")])
     if kind == "file_close":
         need(args, name, "fh")
-        return ["    rp_enter(%s);" % fid, "    MPI_File rp_fh = *fh;",
-                "    int rc = %s;" % call,
-                "    rp_hook_file_close(rp_fh, *fh == MPI_FILE_NULL);", "    rp_leave();"]
+        return bracket(fid, stmt, ["MPI_File rp_fh = *fh;"],
+                       ["rp_hook_file_close(rp_fh, *fh == MPI_FILE_NULL);"])
     if kind == "file_coll":
         need(args, name, "fh")
-        return ["    rp_enter(%s);" % fid, "    int rc = %s;" % call,
-                "    rp_hook_file_coll(fh);", "    rp_leave();"]
+        return bracket(fid, stmt, after=["rp_hook_file_coll(fh);"])
     if kind == "file_nbc":
         need(args, name, "fh", "request")
-        return ["    rp_enter(%s);" % fid, "    int rc = %s;" % call,
-                "    if (rc == MPI_SUCCESS) rp_hook_file_nbc(fh, *request);",
-                "    rp_leave();"]
+        return bracket(fid, stmt, after=[if_ok("rp_hook_file_nbc(fh, *request)")])
     if kind == "comm_new":
         need(args, name, "newcomm")
-        return ["    rp_enter(%s);" % fid, "    int rc = %s;" % call,
-                "    if (rc == MPI_SUCCESS) rp_hook_comm_new(*newcomm);",
-                "    rp_leave();"]
+        return bracket(fid, stmt, after=[if_ok("rp_hook_comm_new(*newcomm)")])
     if kind == "comm_free":
         need(args, name, "comm")
-        return ["    rp_enter(%s);" % fid, "    rp_hook_comm_free(*comm);",
-                "    int rc = %s;" % call, "    rp_leave();"]
+        return bracket(fid, stmt, ["rp_hook_comm_free(*comm);"])
     raise AssertionError(kind)
 
 

@@ -58,20 +58,17 @@ rp_shadow_ent *shadowtab_add(rp_shadowtab *t, MPI_Comm comm, const void *key, si
             t->cap = ncap;
         }
     }
-    rp_comm *c = NULL;
-    if (size == 1) {
-        if (t->n == t->cap)
-            return NULL;
-    } else if (t->n < t->cap) {
-        if (!(c = comm_shadow_new(comm)))
-            return NULL;
-    } else {
+    if (t->n == t->cap) {
         /* Out of memory for the table: still take part in the agreement
          * so that the others learn it (they would otherwise join at every
          * synchronisation and wait for us). */
-        comm_shadow_refuse(comm);
+        if (size > 1)
+            comm_shadow_refuse(comm);
         return NULL;
     }
+    rp_comm *c = NULL;
+    if (size > 1 && !(c = comm_shadow_new(comm)))
+        return NULL;
     rp_shadow_ent *e = &t->e[t->n++];
     key_of(e->key, key, len);
     e->c = c;

@@ -197,6 +197,7 @@ static void worker_sample(rp_thr_slot *s, const siginfo_t *si, void *ucv)
     int n = unwind_take_stack((const ucontext_t *)ucv, pcs);
     /* Thread CPU time: one period per expiration, merged ones included. */
     int64_t w = s->period_ns * (1 + (int64_t)(si->si_overrun > 0 ? si->si_overrun : 0));
+    threads_note_expiry(s, w);
     if (n > 0)
         thr_ring_push(s, pcs, (uint32_t)n, task, flags, w);
     threads_follow_period(s);
@@ -680,5 +681,8 @@ int sample_export(rp_cct_export *d, uint32_t k, uint64_t *cnt)
     c[RP_CNT_THREAD_SAMPLES_RANK_ONLY] = rp_thr_cnt.rank_only;
     c[RP_CNT_THREAD_SAMPLES_DROPPED] = __atomic_load_n(&rp_thr_cnt.dropped, __ATOMIC_RELAXED);
     c[RP_CNT_THREAD_SLOTS_OVERFLOW] = __atomic_load_n(&rp_thr_cnt.slots_overflow, __ATOMIC_RELAXED);
+    c[RP_CNT_THREAD_CPU_US] = __atomic_load_n(&rp_thr_cnt.cpu_ns, __ATOMIC_RELAXED) / 1000;
+    c[RP_CNT_THREAD_CPU_UNSAMPLED_US] =
+        __atomic_load_n(&rp_thr_cnt.unsampled_ns, __ATOMIC_RELAXED) / 1000;
     return 0;
 }

@@ -35,6 +35,10 @@ typedef struct rp_thr_slot {
     timer_t  timer;       /* valid while tstate == 2 */
     int64_t  period_ns;   /* the timer's period; the owner's handler follows
                            * the main thread's adaptive period */
+    int64_t  cpu0_ns;     /* the thread's CPU clock when its timer was armed */
+    int64_t  seen_ns;     /* CPU time its delivered expirations stand for
+                           * (written by the owner's handler, atomic) */
+    uint64_t delivered;   /* expirations delivered to the handler (atomic) */
     uint64_t *ring;       /* RP_THR_RING_WORDS words, mapped once, kept for reuse */
     uint64_t head __attribute__((aligned(64)));   /* producer: words written */
     uint64_t tail __attribute__((aligned(64)));   /* consumer: words consumed */
@@ -61,6 +65,9 @@ typedef struct rp_thr_counters {
     uint64_t rank_only;            /* ... of which whole-rank profile only */
     uint64_t dropped;              /* lost: ring full */
     uint64_t skipped;              /* worker signals ignored (stopped, fork) */
+    uint64_t cpu_ns;               /* threads' CPU time between arm and disarm */
+    uint64_t unsampled_ns;         /* ... that no delivered expiration stood for,
+                                    * beyond one period per thread (late timers) */
 } rp_thr_counters;
 extern rp_thr_counters rp_thr_cnt;
 
@@ -81,6 +88,9 @@ void threads_atfork_child(void);
 /* ---- the SIGPROF handler (async-signal-safe) ------------------------------ */
 /* Current period the workers should follow (set by the main thread). */
 void threads_set_period(int64_t period_ns);
+/* Called on the worker itself for every expiration delivered to it: the
+ * CPU time `weight` it stands for (period x (1 + overruns)). */
+void threads_note_expiry(rp_thr_slot *s, int64_t weight);
 /* Called on the worker itself: follow the main thread's period. */
 void threads_follow_period(rp_thr_slot *s);
 /* Producer: append one record; 0, or -1 when the ring is full (counted). */

@@ -99,7 +99,7 @@ static void *thr_main(void *p)
     /* With more runnable threads than cores the kernel may deliver a CPU
      * clock's expirations once in 50-150 ms of the thread's CPU (6.18
      * guests, doc/sampling.md): burn on until min_samples arrived, at most
-     * 5 s of CPU (the checks then fail). */
+     * 5 s of CPU (the loss must then be counted). */
     rp_thr_slot *me = rp_thr_self;
     uint64_t d0 = me ? __atomic_load_n(&me->delivered, __ATOMIC_ACQUIRE) : 0, d1 = d0;
     int64_t c0 = thread_cpu_ns(), c1;
@@ -589,7 +589,7 @@ int main(void)
         rp_rt.cfg.threads = 1;
         itembuf_reset(&rp_rt.items);
         pathset_reset(&rp_rt.ps);
-        thr_arg a = { .cpu_ms = 150, .min_samples = 3 };
+        thr_arg a = { .cpu_ms = 150, .min_samples = 2 };
         pthread_t th;
         CHECK(pthread_create(&th, NULL, thr_main, &a) == 0);
         usleep(20000);                       /* registered before the start */
@@ -615,8 +615,11 @@ int main(void)
                 (unsigned long long)a.delivered, (unsigned long long)charged,
                 (unsigned long long)(rp_thr_cnt.rank_only - ro0), (w1 - w0) / 1e6,
                 unsampled / 1e6);
-        CHECK(a.delivered >= 3);
-        CHECK(charged >= 2);   /* ~37 on a quiet machine; merged under load */
+        /* ~37 expirations on a quiet machine.  With four times more
+         * runnable threads than cores the kernel delivered none in 5 s of
+         * the thread's CPU once in 20 runs: then the loss must be counted */
+        CHECK(a.delivered >= 2 || unsampled >= a.cpu_ns / 2);
+        CHECK(charged >= a.delivered);   /* every one after `go` is on the task */
         CHECK(rp_thr_pending == 0);
         /* weights are thread CPU time: whole periods, merged expirations
          * included (which may reach back into the spin before `go`), so at
@@ -635,7 +638,7 @@ int main(void)
             if (pc >= (uintptr_t)__start_rp_thrburn && pc < (uintptr_t)__stop_rp_thrburn)
                 burn_items += rp_rt.items.items[i].value_ns;
         }
-        CHECK(burn_items > 0 && burn_items <= w1 - w0);
+        CHECK(a.delivered == 0 || (burn_items > 0 && burn_items <= w1 - w0));
         for (uint32_t j = 0; j < rp_rt.ps.n; j++)
             CHECK(rp_rt.ps.p[j].n_iv > 0);
         /* the slot was retired: its timer is gone, the slot free */
@@ -646,6 +649,7 @@ int main(void)
          * main thread is inside "MPI" */
         thr_arg b = { .cpu_ms = 100, .min_samples = 1, .go = 1 };
         uint64_t ro1 = rp_thr_cnt.rank_only, ch1 = rp_thr_cnt.charged;
+        uint64_t un1 = rp_thr_cnt.unsampled_ns;
         CHECK(pthread_create(&th, NULL, thr_main, &b) == 0);
         CHECK(pthread_join(th, NULL) == 0);
         mpi_leave();
@@ -654,7 +658,8 @@ int main(void)
                 (unsigned long long)(rp_thr_cnt.rank_only - ro1),
                 (unsigned long long)(rp_thr_cnt.charged - ch1));
         CHECK(rp_thr_cnt.threads_sampled == ts0 + 2);
-        CHECK(rp_thr_cnt.rank_only - ro1 >= 1);
+        CHECK(rp_thr_cnt.rank_only - ro1 >= b.delivered);
+        CHECK(b.delivered >= 1 || rp_thr_cnt.unsampled_ns - un1 >= (uint64_t)b.cpu_ns / 2);
         CHECK(rp_thr_cnt.charged == ch1);
         mpi_leave();
     }
@@ -713,7 +718,9 @@ int main(void)
         if (cnt[i])
             fprintf(stderr, "  %s = %llu\n", rp_counter_table[i].name, (unsigned long long)cnt[i]);
     CHECK(cnt[RP_CNT_THREAD_SAMPLES] == rp_thr_cnt.samples);
-    CHECK(cnt[RP_CNT_THREAD_SAMPLES_CHARGED] > 0);
+    CHECK(cnt[RP_CNT_THREAD_SAMPLES_CHARGED] == rp_thr_cnt.charged);
+    CHECK(cnt[RP_CNT_THREAD_CPU_US] == rp_thr_cnt.cpu_ns / 1000);
+    CHECK(cnt[RP_CNT_THREAD_CPU_UNSAMPLED_US] == rp_thr_cnt.unsampled_ns / 1000);
     CHECK(cnt[RP_CNT_THREADS_SAMPLED] == 2);
     fprintf(stderr, "export: %u nodes, %u modules\n", d.n_nodes, d.n_modules);
 

@@ -6,12 +6,14 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gen_wrappers import parse  # noqa: E402
+from gen_wrappers import parse, mpi4_only  # noqa: E402
 
 KIND = {
     "event": "event (the task ends); no path exchange",
     "send": "event; **branch**: my path-set to `dest` (Isend on the p2p shadow, payload's tag) before the payload (after it when the arguments might make the call fail)",
     "isend": "event; **branch** (non-blocking, pooled Isend) before the payload call (after it when the arguments might make the call fail)",
+    "sendrecv": "event; **branch** to `dest` (set before the join), then **join** with `status`'s sender",
+    "isendrecv": "event; **branch** to `dest` now; the receive's path-set is pre-posted and **joined** when a Wait/Test completes it; with a wildcard source or tag not joined (counted as `unsupported_calls`: MPICH 4.0.2's status of an `MPI_Isendrecv` names source 0 and tag 0 whatever came)",
     "recv": "event; **join** with the path-set of `status.MPI_SOURCE`/`MPI_TAG` (known source and tag, C, prof mode: received and joined while the payload is in transit)",
     "irecv": "not an event; path-set receive pre-posted when source and tag are known; **join** when a Wait/Test completes it",
     "mprobe": "event; no path exchange; the matched message's communicator, source and tag are kept (at most 64 unreceived at a time: past that its join is lost, counted as `unsupported_calls`) for its matched receive",
@@ -88,8 +90,15 @@ def main():
               "shadow when it is opened, its collective operations join all members\n"
               "there, independent accesses are events (their time is MPI time) and\n"
               "their non-blocking forms local calls; the local queries (`get_*`,\n"
-              "`MPI_File_seek`, error handlers) and the MPI-4 large-count forms pass\n"
-              "through (their time is task time).\n"
+              "`MPI_File_seek`, error handlers) pass through (their time is task time).\n"
+              "MPI-4 (rows marked *C, MPI-4*): the large-count forms `MPI_X_c` of every\n"
+              "wrapped call, and `MPI_Isendrecv[_replace]`, are wrapped in C where\n"
+              "`mpi.h` says `MPI_VERSION >= 4` (MPICH 4 here, not Open MPI 4.1): a\n"
+              "receive matches a send of either form, so a large-count send passing\n"
+              "through would leave its receiver waiting for a path-set. Their Fortran\n"
+              "bindings, the persistent collectives (`MPI_Bcast_init`, ...), partitioned\n"
+              "communication and sessions pass through: their partners are of the same\n"
+              "form, so nothing waits, and their time is task time.\n"
               "Collectives on an intercommunicator created by `MPI_Intercomm_create`\n"
               "join on a merged shadow: **all join all** across both groups (rooted ones\n"
               "over-approximated), not in trace mode.\n\n"
@@ -98,6 +107,8 @@ def main():
         what = CUSTOM.get(name) if kind == "custom" else KIND[kind]
         if what is None:
             sys.exit("gen_coverage.py: no description for custom function " + name)
+        if mpi4_only(name):
+            kind += " (C, MPI-4)"
         out.write("| `%s` | %s | %s |\n" % (name, kind, what))
     out.write("\n%d functions.\n" % len(funcs))
 

@@ -15,6 +15,7 @@ import re
 import sys
 
 KINDS = {"event", "send", "isend", "recv", "irecv", "mprobe", "mrecv", "imrecv",
+         "sendrecv", "isendrecv",
          "psend_init", "precv_init",
          "coll_all", "coll_in", "coll_out", "coll_scan", "comm_new",
          "comm_free", "custom", "nbc_all", "nbc_in", "nbc_out", "nbc_scan",
@@ -31,6 +32,16 @@ COLLECTIVE = {"coll_all", "coll_in", "coll_out", "coll_scan", "nbc_all", "nbc_in
 # completion, skipping the tasks between (tools/paths.c set_via).
 NBC_SELF = {"nbc_all", "nbc_in", "nbc_scan", "file_nbc"}
 LINE = re.compile(r"^(\w+)\s+(MPI_\w+)\s*\((.*)\)\s*$")
+# MPI-4 functions without a large-count suffix.
+MPI4_NAMES = {"MPI_Isendrecv", "MPI_Isendrecv_replace"}
+
+
+def mpi4_only(name):
+    """An MPI-4 function (the large-count forms MPI_X_c and MPI4_NAMES): its C
+    wrapper is compiled only where mpi.h says MPI_VERSION >= 4, and it has no
+    Fortran wrapper (the Fortran bindings' large-count procedures are not
+    intercepted: doc/coverage.md)."""
+    return name.endswith("_c") or name in MPI4_NAMES
 
 
 def parse(path):
@@ -91,15 +102,36 @@ def body(kind, name, args):
     fid = "RP_FN_" + name
     call = "P%s(%s)" % (name, ", ".join(args))
     stmt = "int rc = " + call
+    large = name.endswith("_c")   # counts are MPI_Count
     if kind == "event":
         return bracket(fid, stmt)
     if kind in ("send", "isend"):
         # The path-set goes first: it is on its way while the payload is
         # sent, so the receiver can join it before the payload is in.
         need(args, name, "count", "datatype", "dest", "tag", "comm")
+        count = "rp_count_int(count)" if large else "count"
         return bracket(fid, stmt,
-                       ["int rp_sent = rp_hook_branch_first(count, datatype, dest, tag, comm);"],
+                       ["int rp_sent = rp_hook_branch_first(%s, datatype, dest, tag, comm);" % count],
                        ["if (!rp_sent && rc == MPI_SUCCESS) rp_hook_branch(dest, tag, comm);"])
+    if kind == "sendrecv":
+        # as the hand-written MPI_Sendrecv: the outgoing set is the one
+        # before this join, sent first
+        need(args, name, "dest", "sendtag", "source", "recvtag", "status", "comm")
+        return STATUS_BUF + bracket(fid, stmt.replace("status)", "rp_st)"),
+                                    ["rp_hook_branch(dest, sendtag, comm);"],
+                                    [if_ok("rp_hook_join(rp_st, comm)")])
+    if kind == "isendrecv":
+        # a branch now, like MPI_Isend, and a receive joined at completion,
+        # like MPI_Irecv (the request's status is the receive's)
+        need(args, name, "dest", "sendtag", "source", "recvtag", "request", "comm")
+        return bracket(fid, stmt, ["rp_hook_branch(dest, sendtag, comm);"],
+                       [if_ok("rp_hook_isendrecv(*request, source, recvtag, comm)")])
+    if kind == "recv" and large:
+        # no early path-set receive (rp_recv_overlap posts the payload with
+        # an int count): join once the payload is in
+        need(args, name, "status", "comm")
+        return STATUS_BUF + bracket(fid, stmt.replace("status)", "rp_st)"),
+                                    after=[if_ok("rp_hook_join(rp_st, comm)")])
     if kind == "recv":
         need(args, name, "buf", "count", "datatype", "source", "tag", "status", "comm")
         call = call.replace("status)", "rp_st)")
@@ -251,10 +283,13 @@ def main():
         for kind, name, params, args in funcs:
             if kind == "custom":
                 continue
+            if mpi4_only(name):
+                c.write("#if MPI_VERSION >= 4\n")
             c.write("RP_EXPORT int %s(%s)\n{\n" % (name, params))
             c.write("    if (!rp_active()) return P%s(%s);\n" % (name, ", ".join(args)))
             c.write("\n".join(body(kind, name, args)) + "\n")
-            c.write("    return rc;\n}\n\n")
+            c.write("    return rc;\n}\n")
+            c.write("#endif\n\n" if mpi4_only(name) else "\n")
 
 
 if __name__ == "__main__":

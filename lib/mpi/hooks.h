@@ -5,6 +5,7 @@
 #ifndef RP_HOOKS_H
 #define RP_HOOKS_H
 
+#include <limits.h>
 #include <mpi.h>
 #include "runtime/runtime.h"
 #include "mpi/gen_fnids.h"
@@ -97,6 +98,13 @@ static inline void rp_leave_local(void)
 /* Point-to-point (wrap_p2p.c). */
 /* Send the path-set of a message to dest. */
 void rp_hook_branch(int dest, int tag, MPI_Comm comm);
+/* A large-count call's count as the hooks' int: only its sign and whether
+ * it is plainly valid matter to them. */
+static inline int rp_count_int(MPI_Count c)
+{
+    return c < 0 ? -1 : c > INT_MAX ? INT_MAX : (int)c;
+}
+
 /* The same before the payload's send call, so the receiver may join it
  * while the payload is still on its way: 1 if done (or nothing to do), 0
  * if the arguments might make the call fail -- then the caller sends it
@@ -110,6 +118,9 @@ int  rp_recv_overlap(void *buf, int count, MPI_Datatype datatype, int source, in
                      MPI_Comm comm, MPI_Status *st, int *rc);
 void rp_hook_join(MPI_Status *st, MPI_Comm comm);
 void rp_hook_irecv(MPI_Request req, int source, int tag, MPI_Comm comm, int persistent);
+/* MPI_Isendrecv[_replace][_c] (MPI-4): the receive part, as rp_hook_irecv,
+ * but a wildcard source or tag is not joined (counted as unsupported). */
+void rp_hook_isendrecv(MPI_Request req, int source, int tag, MPI_Comm comm);
 /* Matched probes (MPI-3): a probe matched message msg (status st) on comm;
  * its matched receive completed with status st (join), or posted request
  * req (tracked as a receive from the probe's source and tag).  msg as the

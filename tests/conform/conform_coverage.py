@@ -21,7 +21,8 @@ and `call mpi_name` in Fortran (any case; comments removed).  Each Fortran
 source is also classified by binding (`include 'mpif.h'`, `use mpi`,
 `use mpi_f08`); a .F90 source built several ways counts for every binding
 it names.  Only C and Fortran (any binding) are required; --list shows the
-bindings.
+bindings.  MPI-4 rows (gen_wrappers.mpi4_only: the large-count forms and
+MPI_Isendrecv) are wrapped in C only, so only a C call site is required.
 """
 import glob
 import os
@@ -29,6 +30,13 @@ import re
 import sys
 
 SRC_EXT = (".c", ".cc", ".f", ".f90", ".F90")
+
+
+def mpi4_rule(top):
+    """The generator's own rule for C-only (MPI-4) rows."""
+    sys.path.insert(0, os.path.join(top, "lib", "mpi"))
+    from gen_wrappers import mpi4_only
+    return mpi4_only
 
 
 def table(top):
@@ -130,15 +138,17 @@ def main():
             print("%-32s C: %s | Fortran: %s" % (n, " ".join(sorted(calls[n]["C"])) or "-",
                                               " ".join(fl) or "-"))
     bad = 0
+    c_only = mpi4_rule(top)
     for lang in ("C", "Fortran"):
-        missing = [n for n in names if not calls[n][lang]]
+        missing = [n for n in names if not calls[n][lang] and not (lang == "Fortran" and c_only(n))]
         if missing:
             bad = 1
             print("FAIL: %d wrapped function(s) called by no tested %s program: %s"
                   % (len(missing), lang, " ".join(missing)))
     if not bad:
         print("ok: all %d functions of lib/mpi/mpi_functions.def are called by a tested C "
-              "program and a tested Fortran program" % len(names))
+              "program and, but for the %d MPI-4 ones, a tested Fortran program"
+              % (len(names), sum(1 for n in names if c_only(n))))
     return bad
 
 

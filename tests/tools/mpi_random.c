@@ -32,6 +32,9 @@
  *     MPI-IO on a file opened over MPI_COMM_WORLD: a split
  *     write_at_all_begin/_end, Ibarrier + Wait, then iread_at_all + Wait of
  *     the next rank's value.  The files live in $TMPDIR (else /tmp) and are deleted.
+ *   - under an MPI-4 library, each point-to-point call of either kind of
+ *     round is its large-count form (MPI_Send_c, MPI_Irecv_c, ...) or not,
+ *     at random on each rank.
  * Every received value is checked (sender and round), and rank 0 prints a
  * checksum of the whole run, identical with and without the profiler. */
 #include <unistd.h>
@@ -60,6 +63,19 @@ static uint64_t next(uint64_t *s)
 }
 
 static int pick(int n) { return (int)(next(&shared_state) % (uint64_t)n); }
+
+/* "full" under an MPI-4 library: each point-to-point call is its large-count
+ * form MPI_X_c or MPI_X, by a coin of the rank's own (a third generator, so
+ * the program's shape and work do not change): a send of one form meets a
+ * receive of the other (doc/design.md, "MPI-4"). */
+#if MPI_VERSION >= 4
+static int lc_on;
+static uint64_t lc_state;
+static int lc(void) { return lc_on && (next(&lc_state) & 1); }
+#define LC(f, ...) (lc() ? f##_c(__VA_ARGS__) : f(__VA_ARGS__))
+#else
+#define LC(f, ...) f(__VA_ARGS__)
+#endif
 
 static void work(void)
 {
@@ -95,14 +111,14 @@ static void p2p_full(int style, int *out, int *in, int dest, int tag, int rsrc, 
     int flag = 0, idx;
     switch (style) {
     case 4:   /* synchronous send: every rank's receive is posted first */
-        MPI_Irecv(in, 2, MPI_INT, rsrc, rtag, MPI_COMM_WORLD, &rq[0]);
+        LC(MPI_Irecv, in, 2, MPI_INT, rsrc, rtag, MPI_COMM_WORLD, &rq[0]);
         work();
-        MPI_Ssend(out, 2, MPI_INT, dest, tag, MPI_COMM_WORLD);
+        LC(MPI_Ssend, out, 2, MPI_INT, dest, tag, MPI_COMM_WORLD);
         MPI_Wait(&rq[0], st);
         break;
     case 5:   /* persistent requests */
-        MPI_Recv_init(in, 2, MPI_INT, rsrc, rtag, MPI_COMM_WORLD, &rq[0]);
-        MPI_Send_init(out, 2, MPI_INT, dest, tag, MPI_COMM_WORLD, &rq[1]);
+        LC(MPI_Recv_init, in, 2, MPI_INT, rsrc, rtag, MPI_COMM_WORLD, &rq[0]);
+        LC(MPI_Send_init, out, 2, MPI_INT, dest, tag, MPI_COMM_WORLD, &rq[1]);
         MPI_Startall(2, rq);
         work();
         MPI_Waitall(2, rq, sts);
@@ -111,31 +127,31 @@ static void p2p_full(int style, int *out, int *in, int dest, int tag, int rsrc, 
         MPI_Request_free(&rq[1]);
         break;
     case 6:   /* probe, then receive what it found */
-        MPI_Isend(out, 2, MPI_INT, dest, tag, MPI_COMM_WORLD, &rq[0]);
+        LC(MPI_Isend, out, 2, MPI_INT, dest, tag, MPI_COMM_WORLD, &rq[0]);
         work();
         MPI_Probe(rsrc, rtag, MPI_COMM_WORLD, st);
-        MPI_Recv(in, 2, MPI_INT, st->MPI_SOURCE, st->MPI_TAG, MPI_COMM_WORLD, st);
+        LC(MPI_Recv, in, 2, MPI_INT, st->MPI_SOURCE, st->MPI_TAG, MPI_COMM_WORLD, st);
         MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
         break;
     case 7: { /* matched probe */
         MPI_Message msg;
-        MPI_Isend(out, 2, MPI_INT, dest, tag, MPI_COMM_WORLD, &rq[0]);
+        LC(MPI_Isend, out, 2, MPI_INT, dest, tag, MPI_COMM_WORLD, &rq[0]);
         MPI_Mprobe(rsrc, rtag, MPI_COMM_WORLD, &msg, st);
         work();
-        MPI_Mrecv(in, 2, MPI_INT, &msg, st);
+        LC(MPI_Mrecv, in, 2, MPI_INT, &msg, st);
         MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
         break;
     }
     case 8:   /* poll with Iprobe */
-        MPI_Isend(out, 2, MPI_INT, dest, tag, MPI_COMM_WORLD, &rq[0]);
+        LC(MPI_Isend, out, 2, MPI_INT, dest, tag, MPI_COMM_WORLD, &rq[0]);
         while (!poll_pause(flag))
             MPI_Iprobe(rsrc, rtag, MPI_COMM_WORLD, &flag, st);
-        MPI_Recv(in, 2, MPI_INT, st->MPI_SOURCE, st->MPI_TAG, MPI_COMM_WORLD, st);
+        LC(MPI_Recv, in, 2, MPI_INT, st->MPI_SOURCE, st->MPI_TAG, MPI_COMM_WORLD, st);
         MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
         break;
     case 9:   /* complete one at a time, in whichever order */
-        MPI_Irecv(in, 2, MPI_INT, rsrc, rtag, MPI_COMM_WORLD, &rq[0]);
-        MPI_Isend(out, 2, MPI_INT, dest, tag, MPI_COMM_WORLD, &rq[1]);
+        LC(MPI_Irecv, in, 2, MPI_INT, rsrc, rtag, MPI_COMM_WORLD, &rq[0]);
+        LC(MPI_Isend, out, 2, MPI_INT, dest, tag, MPI_COMM_WORLD, &rq[1]);
         work();
         for (int n = 0; n < 2; n++) {
             MPI_Status s1;
@@ -147,27 +163,27 @@ static void p2p_full(int style, int *out, int *in, int dest, int tag, int rsrc, 
     case 10:  /* one buffer, sent then received into */
         in[0] = out[0];
         in[1] = out[1];
-        MPI_Sendrecv_replace(in, 2, MPI_INT, dest, tag, rsrc, rtag, MPI_COMM_WORLD, st);
+        LC(MPI_Sendrecv_replace, in, 2, MPI_INT, dest, tag, rsrc, rtag, MPI_COMM_WORLD, st);
         break;
     case 11:  /* buffered send */
-        MPI_Bsend(out, 2, MPI_INT, dest, tag, MPI_COMM_WORLD);
+        LC(MPI_Bsend, out, 2, MPI_INT, dest, tag, MPI_COMM_WORLD);
         work();
-        MPI_Recv(in, 2, MPI_INT, rsrc, rtag, MPI_COMM_WORLD, st);
+        LC(MPI_Recv, in, 2, MPI_INT, rsrc, rtag, MPI_COMM_WORLD, st);
         break;
     case 12: { /* matched probe by polling, non-blocking matched receive */
         MPI_Message msg;
-        MPI_Isend(out, 2, MPI_INT, dest, tag, MPI_COMM_WORLD, &rq[1]);
+        LC(MPI_Isend, out, 2, MPI_INT, dest, tag, MPI_COMM_WORLD, &rq[1]);
         while (!poll_pause(flag))
             MPI_Improbe(rsrc, rtag, MPI_COMM_WORLD, &flag, &msg, st);
-        MPI_Imrecv(in, 2, MPI_INT, &msg, &rq[0]);
+        LC(MPI_Imrecv, in, 2, MPI_INT, &msg, &rq[0]);
         work();
         MPI_Waitall(2, rq, sts);
         *st = sts[0];
         break;
     }
     default:  /* synchronous non-blocking send, completed by polling */
-        MPI_Irecv(in, 2, MPI_INT, rsrc, rtag, MPI_COMM_WORLD, &rq[0]);
-        MPI_Issend(out, 2, MPI_INT, dest, tag, MPI_COMM_WORLD, &rq[1]);
+        LC(MPI_Irecv, in, 2, MPI_INT, rsrc, rtag, MPI_COMM_WORLD, &rq[0]);
+        LC(MPI_Issend, out, 2, MPI_INT, dest, tag, MPI_COMM_WORLD, &rq[1]);
         while (!poll_pause(flag))
             MPI_Testall(2, rq, &flag, sts);
         *st = sts[0];
@@ -325,6 +341,10 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
+#if MPI_VERSION >= 4
+    lc_on = full;
+    lc_state = seed * 6700417ull + (uint64_t)me * 2147483647ull + 5;
+#endif
     shared_state = seed * 0x1234567ull + 17;
     my_state = seed * 7919ull + (uint64_t)me * 104729ull + 3;
 
@@ -385,27 +405,27 @@ int main(int argc, char **argv)
             if (dest != me) {
                 switch (style) {
                 case 0:
-                    MPI_Irecv(in, 2, MPI_INT, rsrc, rtag, MPI_COMM_WORLD, &rq[0]);
+                    LC(MPI_Irecv, in, 2, MPI_INT, rsrc, rtag, MPI_COMM_WORLD, &rq[0]);
                     work();
-                    MPI_Send(out, 2, MPI_INT, dest, tag, MPI_COMM_WORLD);
+                    LC(MPI_Send, out, 2, MPI_INT, dest, tag, MPI_COMM_WORLD);
                     work();
                     MPI_Wait(&rq[0], &st);
                     break;
                 case 1:
-                    MPI_Isend(out, 2, MPI_INT, dest, tag, MPI_COMM_WORLD, &rq[0]);
+                    LC(MPI_Isend, out, 2, MPI_INT, dest, tag, MPI_COMM_WORLD, &rq[0]);
                     work();
-                    MPI_Recv(in, 2, MPI_INT, rsrc, rtag, MPI_COMM_WORLD, &st);
+                    LC(MPI_Recv, in, 2, MPI_INT, rsrc, rtag, MPI_COMM_WORLD, &st);
                     work();
                     MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
                     break;
                 case 2:
-                    MPI_Sendrecv(out, 2, MPI_INT, dest, tag, in, 2, MPI_INT, rsrc, rtag,
+                    LC(MPI_Sendrecv, out, 2, MPI_INT, dest, tag, in, 2, MPI_INT, rsrc, rtag,
                                  MPI_COMM_WORLD, &st);
                     break;
                 case 3: {
                     MPI_Status sts[2];
-                    MPI_Irecv(in, 2, MPI_INT, rsrc, rtag, MPI_COMM_WORLD, &rq[0]);
-                    MPI_Isend(out, 2, MPI_INT, dest, tag, MPI_COMM_WORLD, &rq[1]);
+                    LC(MPI_Irecv, in, 2, MPI_INT, rsrc, rtag, MPI_COMM_WORLD, &rq[0]);
+                    LC(MPI_Isend, out, 2, MPI_INT, dest, tag, MPI_COMM_WORLD, &rq[1]);
                     work();
                     MPI_Waitall(2, rq, sts);
                     st = sts[0];

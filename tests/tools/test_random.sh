@@ -5,7 +5,9 @@
 # over TCP, k = 3 (and 5 at 2 ranks), and with mpi_random's "full" styles
 # (synchronous, buffered and persistent sends, probes and matched probes,
 # Waitany/Testall, non-blocking and more collectives, collective MPI-IO on
-# files over the world and its halves) at 3 and 5 ranks:
+# files over the world and its halves; under an MPI-4 library each
+# point-to-point call is also its large-count form or not, at random) at 3
+# and 5 ranks:
 #   - RP_MODE=trace: rp-report --check must pass, i.e. per phase the online
 #     100 % and 0 % path costs equal the longest and shortest paths of the
 #     task graph computed offline; the replay of the trace (bench/accuracy/

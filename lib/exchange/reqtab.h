@@ -18,6 +18,8 @@ typedef struct rp_req {
     uint8_t       kind;        /* RQ_* */
     uint8_t       persistent;
     uint8_t       active;      /* persistent: started and not yet completed */
+    uint8_t       nostatus;    /* the completion's status is not to be read
+                                * (MPICH 4.0.2's MPI_Isendrecv leaves it unset) */
     int           peer;        /* source (receive) or dest (send) as given */
     int           tag;
     rp_comm      *comm;

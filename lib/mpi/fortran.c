@@ -91,7 +91,7 @@ void *rpf_real(int fn, int abi)
 static void resolve_all(int abi)
 {
     for (int fn = 0; fn < RP_FN__COUNT; fn++)
-        if (!rpf_tab[abi][fn]) {
+        if (rpf_names[fn] && !rpf_tab[abi][fn]) {   /* NULL: no Fortran wrapper */
             void *p = resolve(fn, abi);
             if (p)
                 __atomic_store_n(&rpf_tab[abi][fn], p, __ATOMIC_RELEASE);

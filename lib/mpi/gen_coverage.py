@@ -6,6 +6,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.dont_write_bytecode = True     # srcdir may be read-only (distcheck)
 from gen_wrappers import parse, mpi4_only  # noqa: E402
 
 KIND = {
@@ -93,7 +94,8 @@ def main():
               "`MPI_File_seek`, error handlers) pass through (their time is task time).\n"
               "MPI-4 (rows marked *C, MPI-4*): the large-count forms `MPI_X_c` of every\n"
               "wrapped call, and `MPI_Isendrecv[_replace]`, are wrapped in C where\n"
-              "`mpi.h` says `MPI_VERSION >= 4` (MPICH 4 here, not Open MPI 4.1): a\n"
+              "the library has them (configure links it to see; MPICH 4 here, not\n"
+              "Open MPI 4.1; Open MPI 5 has `MPI_Isendrecv` under `MPI_VERSION` 3): a\n"
               "receive matches a send of either form, so a large-count send passing\n"
               "through would leave its receiver waiting for a path-set. Their Fortran\n"
               "bindings, the persistent collectives (`MPI_Bcast_init`, ...), partitioned\n"

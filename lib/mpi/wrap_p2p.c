@@ -230,17 +230,25 @@ void rp_hook_irecv(MPI_Request req, int source, int tag, MPI_Comm comm, int pers
 
 void rp_hook_isendrecv(MPI_Request req, int source, int tag, MPI_Comm comm)
 {
-    /* MPICH 4.0.2's MPI_Isendrecv completes with a status naming source 0
-     * and tag 0 whatever it received, so a wildcard receive's sender cannot
-     * be told from it: that join is missing (counted), and the sender's
-     * path-set is left unmatched.  A known source and tag pre-post as an
-     * MPI_Irecv does, and the join never reads the status. */
+    /* MPICH 4.0.2's MPI_Isendrecv leaves the status it completes with unset
+     * (source 0, tag 0, count 0, or whatever the caller's status held), so
+     * nothing is read from it: a known source and tag pre-post as an
+     * MPI_Irecv does and join from the posted source, the message's size
+     * recorded as 0 (unknown).  A wildcard receive's sender cannot be told
+     * at all: that join is missing (counted), the sender's path-set stays
+     * queued, and the next receive from that sender with that tag joins it
+     * instead of its own (every later one a set behind; one is left over
+     * at the end, pathset_unmatched). */
+    if (source == MPI_PROC_NULL || rp_rt.local_paths)
+        return;   /* nothing sent to us / no exchange at all */
     if (source == MPI_ANY_SOURCE || tag == MPI_ANY_TAG) {
-        if (!rp_rt.local_paths)
-            rp_counters[RP_CNT_UNSUPPORTED]++;
+        rp_counters[RP_CNT_UNSUPPORTED]++;
         return;
     }
     rp_hook_irecv(req, source, tag, comm, 0);
+    rp_req *e = reqtab_find(req);
+    if (e)
+        e->nostatus = 1;
 }
 
 void rp_hook_psend_init(MPI_Request req, int dest, int tag, MPI_Comm comm)
@@ -271,7 +279,8 @@ void rp_req_completed(rp_req *e, MPI_Status *st)
         return;                  /* waiting on an inactive persistent request */
     if (e->kind == RQ_RECV) {
         int cancelled = 0;
-        PMPI_Test_cancelled(st, &cancelled);
+        if (!e->nostatus)
+            PMPI_Test_cancelled(st, &cancelled);
         if (cancelled) {
             rp_counters[RP_CNT_CANCELLED]++;
             if (e->pp)
@@ -281,6 +290,9 @@ void rp_req_completed(rp_req *e, MPI_Status *st)
              * source, not the status: MPICH 4.0 completes an MPI_PROC_NULL
              * MPI_Irecv with status.MPI_SOURCE = 0, not MPI_PROC_NULL, and
              * joining from rank 0 would wait forever. */
+        } else if (e->pp && e->nostatus) {
+            /* the posted source (never a wildcard here); the size unknown: 0 */
+            proto_join_prepost(e->pp, e->comm, e->peer, 0);
         } else if (e->pp) {
             proto_join_prepost(e->pp, e->comm, st->MPI_SOURCE, payload_bytes(st));
         } else if (e->comm->live || e->comm == comm_world()) {

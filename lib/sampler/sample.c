@@ -185,8 +185,18 @@ static void adapt_period(void)
 static void worker_sample(rp_thr_slot *s, const siginfo_t *si, void *ucv)
 {
     uintptr_t pcs[RP_SAMPLE_MAX_DEPTH];
-    if (rp_thr_self != s || __atomic_load_n(&s->tstate, __ATOMIC_ACQUIRE) != 2 ||
-        !g_running || g_forked || !g_st->active || !g_cct_ok) {
+    if (rp_thr_self != s) {
+        __atomic_fetch_add(&rp_thr_cnt.skipped, 1, __ATOMIC_RELAXED);
+        return;
+    }
+    /* Thread CPU time: one period per expiration, merged ones included.
+     * Noted before the state check: a disarm on another thread either
+     * counts it as seen or (when it read seen_ns first) as unsampled,
+     * and then this expiry is skipped (threads.c disarm). */
+    int64_t w = s->period_ns * (1 + (int64_t)(si->si_overrun > 0 ? si->si_overrun : 0));
+    threads_note_expiry(s, w);
+    if (__atomic_load_n(&s->tstate, __ATOMIC_ACQUIRE) != 2 || !g_running || g_forked ||
+        !g_st->active || !g_cct_ok) {
         __atomic_fetch_add(&rp_thr_cnt.skipped, 1, __ATOMIC_RELAXED);
         return;
     }
@@ -195,9 +205,6 @@ static void worker_sample(rp_thr_slot *s, const siginfo_t *si, void *ucv)
     if (__atomic_load_n(&g_st->in_mpi, __ATOMIC_ACQUIRE))
         flags |= RP_THR_F_INMPI;
     int n = unwind_take_stack((const ucontext_t *)ucv, pcs);
-    /* Thread CPU time: one period per expiration, merged ones included. */
-    int64_t w = s->period_ns * (1 + (int64_t)(si->si_overrun > 0 ? si->si_overrun : 0));
-    threads_note_expiry(s, w);
     if (n > 0)
         thr_ring_push(s, pcs, (uint32_t)n, task, flags, w);
     threads_follow_period(s);

@@ -89,14 +89,26 @@ static int64_t resolution_ns(int64_t period_ns)
  * stretch before it ends has none (doc/sampling.md, "Threads"). */
 static void disarm(rp_thr_slot *s)
 {
-    if (__atomic_exchange_n(&s->tstate, 0, __ATOMIC_ACQ_REL) != 2)
+    /* 2 -> 3 while this arming's values are read: arm() wants 0, so the
+     * slot cannot be armed again (with another tid) under us.  A slot being
+     * armed (1) is left alone: its arm() re-checks and disarms itself. */
+    uint32_t armed = 2;
+    if (!__atomic_compare_exchange_n(&s->tstate, &armed, 3, 0, __ATOMIC_ACQ_REL,
+                                     __ATOMIC_ACQUIRE))
         return;
-    int64_t now = thread_cpu_ns(s->tid);
+    int64_t cpu0 = s->cpu0_ns, now = thread_cpu_ns(s->ttid);
     timer_delete(s->timer);
-    if (now < 0 || s->cpu0_ns < 0 || now < s->cpu0_ns)
+    /* The owner's handler notes an expiry before it checks tstate, so one
+     * it then skips is either in seen_ns or booked below as unsampled,
+     * never both (sample.c worker_sample). */
+    int64_t seen = LD(&s->seen_ns), per = LD(&s->period_ns);
+    __atomic_store_n(&s->tstate, 0, __ATOMIC_SEQ_CST);
+    /* A thread that ended without retiring (no destructor ran) may have
+     * its tid reused by another thread of ours, whose clock then reads:
+     * only a clock that went backwards is caught. */
+    if (now < 0 || cpu0 < 0 || now < cpu0)
         return;   /* the thread is gone: its CPU clock cannot be read */
-    int64_t cpu = now - s->cpu0_ns;
-    int64_t lost = cpu - LD(&s->seen_ns) - resolution_ns(LD(&s->period_ns));
+    int64_t cpu = now - cpu0, lost = cpu - seen - resolution_ns(per);
     __atomic_fetch_add(&rp_thr_cnt.cpu_ns, (uint64_t)cpu, __ATOMIC_RELAXED);
     if (lost > 0)
         __atomic_fetch_add(&rp_thr_cnt.unsampled_ns, (uint64_t)lost, __ATOMIC_RELAXED);
@@ -124,9 +136,10 @@ static void arm(rp_thr_slot *s, uint32_t gen)
     sev.sigev_notify = SIGEV_THREAD_ID;
     sev.sigev_signo = SIGPROF;
     sev.sigev_value.sival_ptr = s;
-    sev.sigev_notify_thread_id = s->tid;
+    pid_t tid = s->tid;
+    sev.sigev_notify_thread_id = tid;
     timer_t t;
-    if (timer_create(thread_cpu_clock(s->tid), &sev, &t) != 0) {
+    if (timer_create(thread_cpu_clock(tid), &sev, &t) != 0) {
         ST(&s->tstate, 0);    /* the thread is gone, or no timers left */
         return;
     }
@@ -134,7 +147,8 @@ static void arm(rp_thr_slot *s, uint32_t gen)
     int64_t per = LD(&g_period_ns);
     ST(&s->period_ns, per);
     ST(&s->seen_ns, 0);
-    s->cpu0_ns = thread_cpu_ns(s->tid);
+    s->ttid = tid;
+    s->cpu0_ns = thread_cpu_ns(tid);
     __atomic_store_n(&s->tstate, 2, __ATOMIC_SEQ_CST);
     set_timer(t, per);
     INC(&rp_thr_cnt.threads_sampled);

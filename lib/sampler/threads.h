@@ -10,7 +10,8 @@
  *     never both at once: sample.c fences them with g_cct_busy);
  *   - its timer is created by whoever wins tstate 0 -> 1 (the thread itself,
  *     or sample_start on the main thread for threads that existed before)
- *     and deleted by whoever wins tstate 2 -> 0 (thread exit, sample_stop).
+ *     and deleted by whoever wins tstate 2 -> 3 (thread exit, sample_stop),
+ *     which sets 0 once it has read the arming's values.
  * No locks anywhere: every shared word is an __atomic access. */
 #ifndef RP_THREADS_H
 #define RP_THREADS_H
@@ -30,11 +31,14 @@
 typedef struct rp_thr_slot {
     uint32_t state;       /* RP_THR_FREE / RP_THR_OWNED (atomic) */
     uint32_t gen;         /* bumped at every claim (atomic) */
-    uint32_t tstate;      /* timer: 0 none, 1 being created, 2 armed (atomic) */
+    uint32_t tstate;      /* timer: 0 none, 1 being created, 2 armed, 3 being
+                           * deleted (atomic) */
     pid_t    tid;         /* owner's kernel thread id */
     timer_t  timer;       /* valid while tstate == 2 */
     int64_t  period_ns;   /* the timer's period; the owner's handler follows
                            * the main thread's adaptive period */
+    pid_t    ttid;        /* the thread the timer was created for (set by the
+                           * arming thread; read by the deleting one) */
     int64_t  cpu0_ns;     /* the thread's CPU clock when its timer was armed */
     int64_t  seen_ns;     /* CPU time its delivered expirations stand for
                            * (written by the owner's handler, atomic) */
@@ -67,7 +71,8 @@ typedef struct rp_thr_counters {
     uint64_t skipped;              /* worker signals ignored (stopped, fork) */
     uint64_t cpu_ns;               /* threads' CPU time between arm and disarm */
     uint64_t unsampled_ns;         /* ... that no delivered expiration stood for,
-                                    * beyond one period per thread (late timers) */
+                                    * beyond 2 x max(period, 10 ms) a thread
+                                    * (late timers) */
 } rp_thr_counters;
 extern rp_thr_counters rp_thr_cnt;
 

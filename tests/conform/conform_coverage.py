@@ -35,6 +35,7 @@ SRC_EXT = (".c", ".cc", ".f", ".f90", ".F90")
 def mpi4_rule(top):
     """The generator's own rule for C-only (MPI-4) rows."""
     sys.path.insert(0, os.path.join(top, "lib", "mpi"))
+    sys.dont_write_bytecode = True     # srcdir may be read-only (distcheck)
     from gen_wrappers import mpi4_only
     return mpi4_only
 

@@ -328,7 +328,7 @@ static void rma(void)
         int tgt = k == 2 ? 0 : right;   /* the shared window: its first process */
         for (i = 0; i < 4; i++)
             loc[i] = 1000 * k + 10 * me + i;
-        MPI_Win_fence(0, w[k]);
+        MPI_Win_fence(MPI_MODE_NOPRECEDE, w[k]);
         MPI_Put_c(loc, 1, MPI_INT, tgt, me, 1, MPI_INT, w[k]);
         MPI_Accumulate_c(loc, 1, MPI_INT, tgt, 15, 1, MPI_INT, MPI_SUM, w[k]);
         MPI_Win_fence(0, w[k]);
@@ -337,7 +337,7 @@ static void rma(void)
         OUT("get_c", res[0]);
         MPI_Get_accumulate_c(loc, 1, MPI_INT, res, 1, MPI_INT, tgt, 14, 1, MPI_INT, MPI_NO_OP,
                              w[k]);
-        MPI_Win_fence(0, w[k]);
+        MPI_Win_fence(MPI_MODE_NOSUCCEED, w[k]);   /* no fence epoch around the locks */
         MPI_Win_lock_all(0, w[k]);
         MPI_Rput_c(loc + 1, 1, MPI_INT, tgt, me, 1, MPI_INT, w[k], &rq[0]);   /* its own slot */
         MPI_Raccumulate_c(loc, 1, MPI_INT, tgt, 12, 1, MPI_INT, MPI_SUM, w[k], &rq[1]);
@@ -351,7 +351,7 @@ static void rma(void)
         MPI_Waitall(2, rq, sts);
         MPI_Win_unlock_all(w[k]);
         OUT("rget_c", (unsigned)res[0] + 7u * (unsigned)res[1]);
-        MPI_Win_fence(0, w[k]);
+        MPI_Win_fence(MPI_MODE_NOPRECEDE | MPI_MODE_NOSUCCEED, w[k]);
     }
     for (k = 0; k < 3; k++)
         MPI_Win_free(&w[k]);
@@ -422,7 +422,11 @@ static void io(void)
     MPI_File_read_all_begin_c(fh, b + 7, 1, MPI_INT);
     MPI_File_read_all_end(fh, b + 7, &st);
     OUT("individual_c", H(b, 8));
-    /* shared pointer: ordered writes, in rank order, then ordered reads */
+    /* shared pointer: ordered writes, in rank order, then ordered reads;
+     * they overwrite other ranks' blocks: sync-barrier-sync first */
+    MPI_File_sync(fh);
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_File_sync(fh);
     MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "native", MPI_INFO_NULL);
     MPI_File_seek_shared(fh, 0, MPI_SEEK_SET);
     MPI_File_write_ordered_c(fh, a, 2, MPI_INT, &st);
@@ -435,6 +439,9 @@ static void io(void)
     MPI_File_read_ordered_end(fh, b + 2, &st);
     OUT("ordered_c", H(b, 4));
     /* independent shared-pointer accesses: one rank at a time */
+    MPI_File_sync(fh);
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_File_sync(fh);
     MPI_File_seek_shared(fh, 0, MPI_SEEK_SET);
     for (i = 0; i < np; i++) {
         if (i == me) {

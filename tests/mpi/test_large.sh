@@ -8,7 +8,7 @@
 #     shared memory and TCP;
 #   - paths: a token goes twice around the ring, each hop by another
 #     pairing of forms; the 100 % path is 2 * P * T (a missing join halves it);
-#   - trace mode: rp-report --check.
+#   - path mode (the token ring) and trace mode: rp-report --check.
 # Under an MPI-3 library (Open MPI 4.1) the functions do not exist: the
 # program says so and only that is compared.
 if [ -z "${BASH_VERSION:-}" ]; then exec bash "$0" "$@"; fi
@@ -52,6 +52,18 @@ sys.exit(not (c.get("unsupported_calls") == 3 and c.get("pathset_unmatched") == 
         rp_pass "wildcard MPI_Isendrecv_c np=3: completes, counted (unsupported_calls = pathset_unmatched = 3)"
     else
         rp_fail "wildcard MPI_Isendrecv_c np=3: expected unsupported_calls = pathset_unmatched = 3"
+    fi
+fi
+
+# path mode reassembles each path from the joins' recorded senders (an
+# MPI_Isendrecv's comes from its posted source: MPICH leaves the status unset)
+rp_prof 4 shm RP_MODE=path -- "$B/mpi_large" path "$T_MS"
+if rp_expect_report "token ring path mode np=4 shm"; then
+    if "$RP_BINDIR/rp-report" --check "$RP_DIR" >"$RP_RUNDIR/check" 2>&1; then
+        rp_pass "token ring path mode np=4 shm: rp-report --check ($(tail -1 "$RP_RUNDIR/check"))"
+    else
+        rp_fail "token ring path mode: rp-report --check failed"
+        rp_show check "$RP_RUNDIR/check"
     fi
 fi
 

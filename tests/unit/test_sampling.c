@@ -80,6 +80,7 @@ typedef struct thr_arg {
     uint64_t min_samples;    /* ... and until this many expirations reached it */
     int64_t cpu_ns;          /* measured: CPU time from go to done */
     uint64_t delivered;      /* measured: expirations delivered from go to done */
+    rp_thr_slot *slot;       /* its slot (seen_ns stays until the slot is armed again) */
     uint64_t sink;
 } thr_arg;
 
@@ -101,6 +102,7 @@ static void *thr_main(void *p)
      * guests, doc/sampling.md): burn on until min_samples arrived, at most
      * 5 s of CPU (the loss must then be counted). */
     rp_thr_slot *me = rp_thr_self;
+    a->slot = me;
     uint64_t d0 = me ? __atomic_load_n(&me->delivered, __ATOMIC_ACQUIRE) : 0, d1 = d0;
     int64_t c0 = thread_cpu_ns(), c1;
     do {
@@ -617,8 +619,9 @@ int main(void)
                 unsampled / 1e6);
         /* ~37 expirations on a quiet machine.  With four times more
          * runnable threads than cores the kernel delivered none in 5 s of
-         * the thread's CPU once in 20 runs: then the loss must be counted */
-        CHECK(a.delivered >= 2 || unsampled >= a.cpu_ns / 2);
+         * the thread's CPU once in 20 runs: then the loss must be counted
+         * (and with one or more, the accounting below covers it) */
+        CHECK(a.delivered >= 1 || unsampled >= a.cpu_ns / 2);
         CHECK(charged >= a.delivered);   /* every one after `go` is on the task */
         CHECK(rp_thr_pending == 0);
         /* weights are thread CPU time: whole periods, merged expirations
@@ -627,9 +630,17 @@ int main(void)
          * booked as unsampled beyond the resolution, 2 x max(period, 10 ms)
          * (the period, 1 ms, doubles at most 3 times), so weight +
          * unsampled accounts for the burn within 20 ms (+ 4 of slack) */
+        /* All the thread's expirations (seen), not only those whose leaf is
+         * in thr_burn: a late one is delivered at the thread's next return
+         * to user mode, often its clock_gettime syscall in thr_main. */
+        int64_t seen = a.slot ? a.slot->seen_ns : 0;
+        fprintf(stderr, "worker thread: %.1f ms of expirations in all\n", seen / 1e6);
         CHECK(thr_cpu >= a.cpu_ns);
-        CHECK(w1 - w0 <= thr_cpu + 2 * 1000 * 1000);
-        CHECK(w1 - w0 + unsampled >= a.cpu_ns - 24 * 1000 * 1000);
+        CHECK(w1 - w0 <= seen);
+        CHECK(seen <= thr_cpu + 2 * 1000 * 1000);
+        CHECK(seen + unsampled >= a.cpu_ns - 24 * 1000 * 1000);
+        /* and nothing counted twice: what was sampled is not also unsampled */
+        CHECK(seen + unsampled <= thr_cpu + 5 * 1000 * 1000);
         CHECK(unsampled <= thr_cpu);
         /* every charged worker sample became an item of this task */
         int64_t burn_items = 0;

@@ -218,64 +218,6 @@ void rpf_MPI_Finalize(int abi, MPI_Fint *ierror)
 
 /* ---- point-to-point --------------------------------------------------------- */
 
-void rpf_MPI_Sendrecv(int abi, void *sendbuf, MPI_Fint *sendcount, MPI_Fint *sendtype,
-                      MPI_Fint *dest, MPI_Fint *sendtag, void *recvbuf, MPI_Fint *recvcount,
-                      MPI_Fint *recvtype, MPI_Fint *source, MPI_Fint *recvtag, MPI_Fint *comm,
-                      MPI_Fint *status, MPI_Fint *ierror)
-{
-    rpf_t_MPI_Sendrecv *real = (rpf_t_MPI_Sendrecv *)rpf_real(RP_FN_MPI_Sendrecv, abi);
-    MPI_Fint err = MPI_SUCCESS;
-    if (!rp_active()) {
-        real(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
-             source, recvtag, comm, status, &err);
-        rpf_set_ierror(ierror, err);
-        return;
-    }
-    MPI_Fint stbuf[RPF_STATUS_MAX];
-    MPI_Fint *st = rpf_status_ignore(status) ? stbuf : status;
-    MPI_Comm c = PMPI_Comm_f2c(*comm);
-    rp_enter(RP_FN_MPI_Sendrecv);
-    /* The outgoing set is the one before this join: send it first. */
-    rp_hook_branch(*dest, *sendtag, c);
-    real(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
-         source, recvtag, comm, st, &err);
-    if (err == MPI_SUCCESS) {
-        MPI_Status cst;
-        PMPI_Status_f2c(st, &cst);
-        rp_hook_join(&cst, c);
-    }
-    rp_leave();
-    rpf_set_ierror(ierror, err);
-}
-
-void rpf_MPI_Sendrecv_replace(int abi, void *buf, MPI_Fint *count, MPI_Fint *datatype,
-                              MPI_Fint *dest, MPI_Fint *sendtag, MPI_Fint *source,
-                              MPI_Fint *recvtag, MPI_Fint *comm, MPI_Fint *status,
-                              MPI_Fint *ierror)
-{
-    rpf_t_MPI_Sendrecv_replace *real =
-        (rpf_t_MPI_Sendrecv_replace *)rpf_real(RP_FN_MPI_Sendrecv_replace, abi);
-    MPI_Fint err = MPI_SUCCESS;
-    if (!rp_active()) {
-        real(buf, count, datatype, dest, sendtag, source, recvtag, comm, status, &err);
-        rpf_set_ierror(ierror, err);
-        return;
-    }
-    MPI_Fint stbuf[RPF_STATUS_MAX];
-    MPI_Fint *st = rpf_status_ignore(status) ? stbuf : status;
-    MPI_Comm c = PMPI_Comm_f2c(*comm);
-    rp_enter(RP_FN_MPI_Sendrecv_replace);
-    rp_hook_branch(*dest, *sendtag, c);
-    real(buf, count, datatype, dest, sendtag, source, recvtag, comm, st, &err);
-    if (err == MPI_SUCCESS) {
-        MPI_Status cst;
-        PMPI_Status_f2c(st, &cst);
-        rp_hook_join(&cst, c);
-    }
-    rp_leave();
-    rpf_set_ierror(ierror, err);
-}
-
 /* Fortran handles as C ones, for the binding-neutral bodies (wrap_p2p.c). */
 static MPI_Request handle_f(const void *reqs, int i)
 {

@@ -48,8 +48,6 @@ CUSTOM = {
     "MPI_Init": "not an event; starts the runtime after PMPI_Init (first task starts at return)",
     "MPI_Init_thread": "as MPI_Init; only the calling thread is profiled",
     "MPI_Finalize": "event; last path-allreduce over `MPI_COMM_WORLD` (ends the last phase), drain, rank file written",
-    "MPI_Sendrecv": "event; **branch** to `dest` (set before the join), then **join** with `status`'s sender",
-    "MPI_Sendrecv_replace": "as MPI_Sendrecv",
     "MPI_Start": "event and **branch** for a persistent send; not an event for a receive (pre-post)",
     "MPI_Startall": "as MPI_Start, per request",
     "MPI_Request_free": "not an event; an active receive loses its join (counted)",

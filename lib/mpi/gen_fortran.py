@@ -133,6 +133,12 @@ def body(kind, name, fparams):
         need(args, name, "status", "comm")
         return STATUS_BUF + bracket(fid, st_stmt, after=with_status(
             "rp_err == MPI_SUCCESS", "rp_hook_join(&rp_cst, %s)" % comm))
+    if kind == "sendrecv":
+        # as the C wrapper: the outgoing set is the one before this join
+        need(args, name, "dest", "sendtag", "source", "recvtag", "status", "comm")
+        return STATUS_BUF + bracket(fid, st_stmt, ["rp_hook_branch(*dest, *sendtag, %s);" % comm],
+                                    with_status("rp_err == MPI_SUCCESS",
+                                                "rp_hook_join(&rp_cst, %s)" % comm))
     if kind in ("irecv", "precv_init"):
         need(args, name, "source", "tag", "comm", "request")
         return bracket(fid, stmt, after=[

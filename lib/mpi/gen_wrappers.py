@@ -124,8 +124,7 @@ def body(kind, name, args):
                        ["int rp_sent = rp_hook_branch_first(%s, datatype, dest, tag, comm);" % count],
                        ["if (!rp_sent && rc == MPI_SUCCESS) rp_hook_branch(dest, tag, comm);"])
     if kind == "sendrecv":
-        # as the hand-written MPI_Sendrecv: the outgoing set is the one
-        # before this join, sent first
+        # the outgoing set is the one before this join: sent first
         need(args, name, "dest", "sendtag", "source", "recvtag", "status", "comm")
         return STATUS_BUF + bracket(fid, stmt.replace("status)", "rp_st)"),
                                     ["rp_hook_branch(dest, sendtag, comm);"],

@@ -200,25 +200,30 @@ static void maybe_prepost(rp_req *e)
         e->pp = proto_prepost(e->comm, e->peer, e->tag);
 }
 
-void rp_hook_irecv(MPI_Request req, int source, int tag, MPI_Comm comm, int persistent)
+/* Track a receive request (rp_hook_irecv, rp_hook_isendrecv): its entry,
+ * pre-posted unless persistent, or NULL when it is not tracked.  nostatus:
+ * its completion's status is not to be read (MPI_Isendrecv). */
+static rp_req *track_recv(MPI_Request req, int source, int tag, MPI_Comm comm, int persistent,
+                          int nostatus)
 {
     if (rp_rt.local_paths)
-        return;
+        return NULL;
     rp_comm *c = comm_lookup(comm);
     if (!c) {
         rp_counters[RP_CNT_UNSUPPORTED]++;
-        return;
+        return NULL;
     }
     /* An MPI_PROC_NULL receive has nothing to join.  Not tracked: MPICH 4.0
      * returns one shared predefined handle for all of them (and for other
      * requests complete at creation), so it is no key for our table. */
     if (source == MPI_PROC_NULL && !persistent)
-        return;
+        return NULL;
     rp_req *e = reqtab_add(req);
     if (!e)
-        return;
+        return NULL;
     e->kind = RQ_RECV;
     e->persistent = (uint8_t)persistent;
+    e->nostatus = (uint8_t)nostatus;
     e->peer = source;
     e->tag = tag;
     e->comm = c;
@@ -226,6 +231,12 @@ void rp_hook_irecv(MPI_Request req, int source, int tag, MPI_Comm comm, int pers
         e->active = 1;
         maybe_prepost(e);
     }
+    return e;
+}
+
+void rp_hook_irecv(MPI_Request req, int source, int tag, MPI_Comm comm, int persistent)
+{
+    (void)track_recv(req, source, tag, comm, persistent, 0);
 }
 
 void rp_hook_isendrecv(MPI_Request req, int source, int tag, MPI_Comm comm)
@@ -245,10 +256,7 @@ void rp_hook_isendrecv(MPI_Request req, int source, int tag, MPI_Comm comm)
         rp_counters[RP_CNT_UNSUPPORTED]++;
         return;
     }
-    rp_hook_irecv(req, source, tag, comm, 0);
-    rp_req *e = reqtab_find(req);
-    if (e)
-        e->nostatus = 1;
+    (void)track_recv(req, source, tag, comm, 0, 1);
 }
 
 void rp_hook_psend_init(MPI_Request req, int dest, int tag, MPI_Comm comm)
@@ -310,44 +318,6 @@ void rp_req_completed(rp_req *e, MPI_Status *st)
 }
 
 /* ---- hand-written wrappers --------------------------------------------- */
-
-RP_EXPORT int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                           int dest, int sendtag, void *recvbuf, int recvcount,
-                           MPI_Datatype recvtype, int source, int recvtag,
-                           MPI_Comm comm, MPI_Status *status)
-{
-    if (!rp_active())
-        return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
-                             recvcount, recvtype, source, recvtag, comm, status);
-    MPI_Status stbuf, *st = (status == MPI_STATUS_IGNORE) ? &stbuf : status;
-    rp_enter(RP_FN_MPI_Sendrecv);
-    /* The outgoing set is the one before this join: send it first. */
-    rp_hook_branch(dest, sendtag, comm);
-    int rc = PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf,
-                           recvcount, recvtype, source, recvtag, comm, st);
-    if (rc == MPI_SUCCESS)
-        rp_hook_join(st, comm);
-    rp_leave();
-    return rc;
-}
-
-RP_EXPORT int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest,
-                                   int sendtag, int source, int recvtag, MPI_Comm comm,
-                                   MPI_Status *status)
-{
-    if (!rp_active())
-        return PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag,
-                                     comm, status);
-    MPI_Status stbuf, *st = (status == MPI_STATUS_IGNORE) ? &stbuf : status;
-    rp_enter(RP_FN_MPI_Sendrecv_replace);
-    rp_hook_branch(dest, sendtag, comm);
-    int rc = PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag,
-                                   comm, st);
-    if (rc == MPI_SUCCESS)
-        rp_hook_join(st, comm);
-    rp_leave();
-    return rc;
-}
 
 /* Start one tracked persistent request (after PMPI_Start succeeded). */
 static void started(rp_req *e)

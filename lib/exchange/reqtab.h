@@ -9,7 +9,9 @@
 #include "exchange/comm.h"
 #include "exchange/proto.h"
 
-enum { RQ_RECV = 1, RQ_PSEND = 2, RQ_NBC = 3 };
+/* RQ_UNFOLLOWED: an MPI-4 persistent collective or partitioned request,
+ * whose starts are only counted (unfollowed_starts). */
+enum { RQ_RECV = 1, RQ_PSEND = 2, RQ_NBC = 3, RQ_UNFOLLOWED = 4 };
 struct rp_nbc;   /* a non-blocking collective's path exchange (wrap_coll.c) */
 
 typedef struct rp_req {

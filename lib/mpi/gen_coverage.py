@@ -14,6 +14,8 @@ KIND = {
     "send": "event; **branch**: my path-set to `dest` (Isend on the p2p shadow, payload's tag) before the payload (after it when the arguments might make the call fail)",
     "isend": "event; **branch** (non-blocking, pooled Isend) before the payload call (after it when the arguments might make the call fail)",
     "sendrecv": "event; **branch** to `dest` (set before the join), then **join** with `status`'s sender",
+    "pcoll_init": "not an event (set-up); the synchronisation of a persistent collective is not followed: each `MPI_Start` of the request is counted (`unfollowed_starts`, warned in every report view), its Wait is MPI time",
+    "part_init": "not an event (set-up); partitioned communication is not followed: each `MPI_Start` of the request is counted (`unfollowed_starts`, warned in every report view), its Wait is MPI time",
     "isendrecv": "event; **branch** to `dest` now; the receive's path-set is pre-posted and **joined** when a Wait/Test completes it; with a wildcard source or tag not joined (counted as `unsupported_calls`: MPICH 4.0.2's status of an `MPI_Isendrecv` names source 0 and tag 0 whatever came)",
     "recv": "event; **join** with the path-set of `status.MPI_SOURCE`/`MPI_TAG` (known source and tag, C, prof mode: received and joined while the payload is in transit)",
     "irecv": "not an event; path-set receive pre-posted when source and tag are known; **join** when a Wait/Test completes it",
@@ -38,7 +40,7 @@ KIND = {
     "win_free": "event; the window's shadow is freed",
     "win_fence": "event; **all join all** over the window's group (path-allreduce on its shadow); a window whose creation was not seen passes through (counted, one warning); never ends a phase",
     "rma_sync": "event; no path exchange: the ordering it imposes between ranks is not followed (counted: `rma_sync_unfollowed`, warned in every report view)",
-    "local": "not an event: local MPI time (RMA data movement; its request, if any, is an ordinary untracked one)",
+    "local": "not an event: local MPI time (RMA data movement, partitioned `MPI_Pready*`/`MPI_Parrived`; its request, if any, is an ordinary untracked one)",
     "file_open": "event; the file gets a shadow (one duplicate of `comm`, made here: opening is collective), and **all join all** over its group",
     "file_close": "event; **all join all** over the file's group (whatever the call returned), then its shadow is freed",
     "file_coll": "event; **all join all** over the file's group (path-allreduce on its shadow, whatever the call returned: a file's errors return by default, maybe on some members only); a file whose opening was not seen passes through (counted, one warning); never ends a phase",
@@ -91,14 +93,19 @@ def main():
               "their non-blocking forms local calls; the local queries (`get_*`,\n"
               "`MPI_File_seek`, error handlers) pass through (their time is task time).\n"
               "MPI-4 (rows marked *C, MPI-4*): the large-count forms `MPI_X_c` of every\n"
-              "wrapped call, and `MPI_Isendrecv[_replace]`, are wrapped in C where\n"
-              "the library has them (configure links it to see; MPICH 4 here, not\n"
-              "Open MPI 4.1; Open MPI 5 has `MPI_Isendrecv` under `MPI_VERSION` 3): a\n"
-              "receive matches a send of either form, so a large-count send passing\n"
-              "through would leave its receiver waiting for a path-set. Their Fortran\n"
-              "bindings, the persistent collectives (`MPI_Bcast_init`, ...), partitioned\n"
-              "communication and sessions pass through: their partners are of the same\n"
-              "form, so nothing waits, and their time is task time.\n"
+              "wrapped call, `MPI_Isendrecv[_replace]`, the persistent collectives\n"
+              "(`MPI_Bcast_init`, ...) and the set-up of partitioned communication are\n"
+              "wrapped in C where the library has them (configure links it to see;\n"
+              "MPICH 4 here, not Open MPI 4.1; Open MPI 5 has `MPI_Isendrecv` under\n"
+              "`MPI_VERSION` 3): a receive matches a send of either form, so a\n"
+              "large-count send passing through would leave its receiver waiting for\n"
+              "a path-set. Their Fortran bindings reach these C wrappers under MPICH.\n"
+              "The synchronisation of persistent collectives and partitioned\n"
+              "communication is not followed: each start is counted\n"
+              "(`unfollowed_starts`; an exchange started at each `MPI_Start` crashed\n"
+              "MPICH 4.0.2, design.md \"MPI-4\"), and their partners are of the same\n"
+              "form, so nothing waits for a path-set. Sessions pass through: a program\n"
+              "that never calls `MPI_Init` is not profiled.\n"
               "Collectives on an intercommunicator created by `MPI_Intercomm_create`\n"
               "join on a merged shadow: **all join all** across both groups (rooted ones\n"
               "over-approximated), not in trace mode.\n\n"

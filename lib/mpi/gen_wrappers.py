@@ -20,7 +20,8 @@ KINDS = {"event", "send", "isend", "recv", "irecv", "mprobe", "mrecv", "imrecv",
          "coll_all", "coll_in", "coll_out", "coll_scan", "comm_new",
          "comm_free", "custom", "nbc_all", "nbc_in", "nbc_out", "nbc_scan",
          "neighbor", "nbc_neighbor", "win_new", "win_free", "win_fence", "rma_sync", "local",
-         "file_open", "file_close", "file_coll", "file_nbc"}
+         "file_open", "file_close", "file_coll", "file_nbc",
+         "pcoll_init", "part_init"}
 # Kinds at which every member of a communicator (or of a neighbourhood, or
 # of a window's group) joins the others: the tools' "collective" events.
 COLLECTIVE = {"coll_all", "coll_in", "coll_out", "coll_scan", "nbc_all", "nbc_in", "nbc_out",
@@ -32,25 +33,39 @@ COLLECTIVE = {"coll_all", "coll_in", "coll_out", "coll_scan", "nbc_all", "nbc_in
 # completion, skipping the tasks between (tools/paths.c set_via).
 NBC_SELF = {"nbc_all", "nbc_in", "nbc_scan", "file_nbc"}
 LINE = re.compile(r"^(\w+)\s+(MPI_\w+)\s*\((.*)\)\s*$")
-# MPI-4 functions without a large-count suffix.
-MPI4_NAMES = {"MPI_Isendrecv", "MPI_Isendrecv_replace"}
+# MPI-4 functions without a large-count suffix, by the configure test
+# (config.h macro) that says the library has them.
+MPI4_NAMES = {"MPI_Isendrecv": "RP_HAVE_MPI_ISENDRECV",
+              "MPI_Isendrecv_replace": "RP_HAVE_MPI_ISENDRECV",
+              "MPI_Psend_init": "RP_HAVE_MPI_PART", "MPI_Precv_init": "RP_HAVE_MPI_PART",
+              "MPI_Pready": "RP_HAVE_MPI_PART", "MPI_Pready_range": "RP_HAVE_MPI_PART",
+              "MPI_Pready_list": "RP_HAVE_MPI_PART", "MPI_Parrived": "RP_HAVE_MPI_PART"}
+# MPI-4 persistent collectives: MPI_X_init of a collective X (the
+# point-to-point MPI_X_init are MPI-1's)
+PCOLL = re.compile(r"^MPI_(?!(Send|Ssend|Bsend|Rsend|Recv)_init)\w+_init(_c)?$")
 
 
 def mpi4_gate(name):
-    """The config.h macro under which an MPI-4 function's C wrapper is
-    compiled (configure links the MPI library to see whether it has the
-    call: Open MPI 5 has MPI_Isendrecv under MPI_VERSION 3), or None for
-    the others."""
+    """The preprocessor condition under which an MPI-4 function's C wrapper
+    is compiled (configure links the MPI library to see whether it has the
+    call: Open MPI 5 has MPI_Isendrecv under MPI_VERSION 3, and an MPI-4
+    library may lack a part), or None for the others."""
+    need = []
     if name.endswith("_c"):
-        return "RP_HAVE_MPI_LARGE_COUNT"
-    return "RP_HAVE_MPI_ISENDRECV" if name in MPI4_NAMES else None
+        need.append("RP_HAVE_MPI_LARGE_COUNT")
+    if PCOLL.match(name) and name not in MPI4_NAMES:
+        need.append("RP_HAVE_MPI_PCOLL")
+    base = name[:-2] if name.endswith("_c") else name
+    if base in MPI4_NAMES:
+        need.append(MPI4_NAMES[base])
+    return " && ".join("defined(%s)" % m for m in need) or None
 
 
 def mpi4_only(name):
-    """An MPI-4 function (the large-count forms MPI_X_c and MPI4_NAMES): its C
-    wrapper is compiled only where the library has it (mpi4_gate), and it
-    has no Fortran wrapper (MPICH's Fortran bindings of these call the C
-    functions: doc/design.md, "MPI-4")."""
+    """An MPI-4 function (the large-count forms MPI_X_c, the persistent
+    collectives and MPI4_NAMES): its C wrapper is compiled only where the
+    library has it (mpi4_gate), and it has no Fortran wrapper (MPICH's
+    Fortran bindings of these call the C functions: doc/design.md, "MPI-4")."""
     return mpi4_gate(name) is not None
 
 
@@ -199,6 +214,11 @@ def body(kind, name, args):
     if kind == "neighbor":
         need(args, name, "comm")
         return bracket(fid, stmt, after=[if_ok("rp_hook_neighbor(comm)")])
+    if kind in ("pcoll_init", "part_init"):
+        # MPI-4 persistent collective or partitioned set-up: local; the
+        # request's starts are counted as not followed (unfollowed_starts)
+        need(args, name, "comm", "request")
+        return bracket(fid, stmt, after=[if_ok("rp_hook_unfollowed_init(*request)")], local=True)
     if kind == "nbc_neighbor":
         need(args, name, "comm", "request")
         return bracket(fid, stmt, after=[if_ok("rp_hook_nbc(RP_NBC_NEIGHBOR, -1, comm, *request)")])
@@ -294,7 +314,7 @@ def main():
             if kind == "custom":
                 continue
             if mpi4_only(name):
-                c.write("#ifdef %s\n" % mpi4_gate(name))
+                c.write("#if %s\n" % mpi4_gate(name))
             c.write("RP_EXPORT int %s(%s)\n{\n" % (name, params))
             c.write("    if (!rp_active()) return P%s(%s);\n" % (name, ", ".join(args)))
             c.write("\n".join(body(kind, name, args)) + "\n")

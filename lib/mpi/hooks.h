@@ -147,6 +147,9 @@ void rp_hook_coll_in_start(int root, MPI_Comm comm);
 void rp_hook_coll_rooted_abort(void);
 /* Non-blocking collectives (wrap_coll.c): kind RP_COLL_*, root or -1. */
 void rp_hook_nbc(int kind, int root, MPI_Comm comm, MPI_Request req);
+/* MPI-4 persistent collectives and partitioned communication (wrap_p2p.c):
+ * request req was set up; its starts are counted, not followed. */
+void rp_hook_unfollowed_init(MPI_Request req);
 /* Neighbourhood collectives (wrap_coll.c): join the in-neighbours' sets.
  * The non-blocking ones go through rp_hook_nbc with this kind (never
  * written to a file: the trace format has no neighbourhood edges). */

@@ -262,7 +262,7 @@ static void neighbor(void)
     MPI_Comm ring;
     int dims[1] = { np }, per[1] = { 1 }, a[4], b[8], i;
     MPI_Count two[2] = { 1, 1 }, c2[2] = { 2, 2 };
-    MPI_Aint d2[2] = { 0, 4 * (MPI_Aint)sizeof(int) }, dz[2] = { 0, 0 }, de[2] = { 0, 1 };
+    MPI_Aint d2[2] = { 0, 4 }, dz[2] = { 0, 0 }, de[2] = { 0, 1 };   /* d2, de: in ints */
     MPI_Aint db[2] = { 0, (MPI_Aint)sizeof(int) };
     MPI_Datatype t2[2] = { MPI_INT, MPI_INT };
     MPI_Request rq;

@@ -63,6 +63,7 @@ CUSTOM = {
     "MPI_Testany": "event; **joins** the completed one",
     "MPI_Testsome": "event; **joins** each completed one",
     "MPI_Abort": "writes the rank file (completed phases), then PMPI_Abort",
+    "MPI_Session_init": "not an event; passes through, and rank 0 says once on stderr that MPI-4 sessions are not profiled (the runtime starts in MPI_Init or MPI_Init_thread; a program without either writes no profile)",
     "MPI_Pcontrol": "not an event; level 0 pauses sampling attribution, any other level resumes it (path costs stay exact; counter `samples_paused`)",
 }
 
@@ -104,8 +105,9 @@ def main():
               "communication is not followed: each start is counted\n"
               "(`unfollowed_starts`; an exchange started at each `MPI_Start` crashed\n"
               "MPICH 4.0.2, design.md \"MPI-4\"), and their partners are of the same\n"
-              "form, so nothing waits for a path-set. Sessions pass through: a program\n"
-              "that never calls `MPI_Init` is not profiled.\n"
+              "form, so nothing waits for a path-set. Sessions are not followed: a\n"
+              "program that never calls `MPI_Init` is not profiled, and\n"
+              "`MPI_Session_init` says so on stderr.\n"
               "Collectives on an intercommunicator created by `MPI_Intercomm_create`\n"
               "join on a merged shadow: **all join all** across both groups (rooted ones\n"
               "over-approximated), not in trace mode.\n\n"

@@ -1,6 +1,7 @@
 /* wrap_init.c - MPI_Init, MPI_Init_thread, MPI_Finalize.  A process that
  * never calls MPI_Init (mpirun itself, a shell the library was preloaded
  * into) never activates anything. */
+#include "config.h"   /* RP_HAVE_MPI_SESSIONS */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,17 @@ const rp_mpi_layer rp_mpi_self = {
     .fn_name = rp_fn_name, .fn_count = RP_FN__COUNT, .init_fn = RP_FN_MPI_Init,
     .finalize_nbc = rp_nbc_finalize, .finalize_shadows = finalize_shadows,
 };
+
+/* Is this process rank 0 of its job, as far as the launcher tells (before
+ * MPI_Init MPI cannot be asked)?  1 when no launcher variable says. */
+static int launcher_rank0(void)
+{
+    static const char *const rankvars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"};
+    const char *r = NULL;
+    for (unsigned i = 0; i < 3 && !r; i++)
+        r = getenv(rankvars[i]);
+    return !r || !strcmp(r, "0");
+}
 
 /* A library built for one MPI preloaded into a program of another (Open MPI
  * handles are pointers, MPICH's are ints) would break the job at its first
@@ -60,12 +72,7 @@ int rp_mpi_matches(void)
      * other way round the wrappers would cut Open MPI's pointers to 32 bits
      * and the job would crash at its next call: stop it here, clearly. */
     int pass = sizeof(MPI_Comm) >= sizeof(void *);
-    /* rank 0 only, as far as the launcher tells (MPI cannot be asked) */
-    static const char *const rankvars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"};
-    const char *r = NULL;
-    for (unsigned i = 0; i < 3 && !r; i++)
-        r = getenv(rankvars[i]);
-    if (!r || !strcmp(r, "0")) {
+    if (launcher_rank0()) {
         char *nl = strchr(v, '\n');
         if (nl)
             *nl = 0;
@@ -84,6 +91,27 @@ int rp_mpi_matches(void)
         _exit(1);
     return known;
 }
+
+#ifdef RP_HAVE_MPI_SESSIONS
+/* MPI-4 sessions: the runtime starts in MPI_Init/MPI_Init_thread, with
+ * MPI_COMM_WORLD, so a program that starts MPI by MPI_Session_init alone
+ * writes no profile, and communicators made from a session have no shadow
+ * (their calls are counted, unsupported_calls).  Say so once, on the
+ * launcher's rank 0, rather than leave an empty result unexplained. */
+RP_EXPORT int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session)
+{
+    static int told;
+    int rc = PMPI_Session_init(info, errhandler, session);
+    if (rc == MPI_SUCCESS && !told && launcher_rank0()) {
+        told = 1;
+        fprintf(stderr, "rpprof: MPI_Session_init: MPI-4 sessions are not profiled; only a "
+                        "program that calls MPI_Init or MPI_Init_thread is (its communicators "
+                        "from MPI_COMM_WORLD are followed, those made from a session are not)\n");
+        fflush(stderr);
+    }
+    return rc;
+}
+#endif
 
 RP_EXPORT int MPI_Init(int *argc, char ***argv)
 {

@@ -1,6 +1,6 @@
 #!/bin/bash
-# MPI-4 persistent collectives and partitioned communication (doc/coverage.md,
-# "MPI-4"): tests/mpi/mpi_pcoll.c sets up every persistent collective (int
+# MPI-4 persistent collectives, partitioned communication and sessions
+# (doc/coverage.md, "MPI-4"): tests/mpi/mpi_pcoll.c sets up every persistent collective (int
 # and large-count forms) and a partitioned ring, starts each request three
 # times with other data and completes it by Wait, a Test loop and Waitall.
 # Their synchronisation is not followed, so every start must be counted:
@@ -10,7 +10,9 @@
 #   - counted: unfollowed_starts = 131 a rank at 3 ranks (95 collective
 #     starts, 30 neighbourhood, 6 partitioned), with its warning in the text
 #     report, and no other loss;
-#   - trace mode: rp-report --check.
+#   - trace mode: rp-report --check;
+#   - tests/mpi/mpi_session.c starts MPI by MPI_Session_init alone: its
+#     result unchanged, no profile, and one line on stderr saying why.
 # Under an MPI-3 library (Open MPI 4.1) the functions do not exist: the
 # program says so and only that is compared.
 if [ -z "${BASH_VERSION:-}" ]; then exec bash "$0" "$@"; fi
@@ -50,5 +52,18 @@ if rp_expect_report "mpi_pcoll trace np=3 tcp"; then
         rp_fail "mpi_pcoll trace: rp-report --check failed"
         rp_show check "$RP_RUNDIR/check"
     fi
+fi
+
+rp_prof 3 shm -- "$B/mpi_session"
+if ! rp_expect_rc0 "mpi_session np=3"; then
+    :
+elif ! grep -q '^mpi_session: 3 ranks, sum 6$' "$RP_OUTF"; then
+    rp_fail "mpi_session np=3: wrong output under the profiler"
+elif [ -n "$(ls -A "$RP_DIR" 2>/dev/null)" ]; then
+    rp_fail "mpi_session np=3: a profile was written for a sessions-only program"
+elif [ "$(grep -c 'rpprof: MPI_Session_init: MPI-4 sessions are not profiled' "$RP_ERRF")" != 1 ]; then
+    rp_fail "mpi_session np=3: expected one line on stderr saying sessions are not profiled"
+else
+    rp_pass "mpi_session np=3: result unchanged, no profile, one line saying sessions are not profiled"
 fi
 rp_finish

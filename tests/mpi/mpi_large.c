@@ -559,13 +559,7 @@ int main(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-    int me;
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &me);
-    if (me == 0)
-        printf("mpi_large: MPI_VERSION %d < 4, no large-count functions\n", MPI_VERSION);
-    MPI_Finalize();
-    return 0;
+    return rpt_mpi3_main(argc, argv, "mpi_large", "large-count functions");
 }
 
 #endif

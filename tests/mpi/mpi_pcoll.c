@@ -286,13 +286,7 @@ int main(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-    int me;
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &me);
-    if (me == 0)
-        printf("mpi_pcoll: MPI_VERSION %d < 4, no persistent collectives\n", MPI_VERSION);
-    MPI_Finalize();
-    return 0;
+    return rpt_mpi3_main(argc, argv, "mpi_pcoll", "persistent collectives");
 }
 
 #endif

@@ -5,6 +5,7 @@
  * Under an MPI-3 library one line says there are no sessions. */
 #include <mpi.h>
 #include <stdio.h>
+#include "rptest.h"
 
 #if MPI_VERSION >= 4
 
@@ -33,13 +34,7 @@ int main(void)
 
 int main(int argc, char **argv)
 {
-    int me;
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &me);
-    if (me == 0)
-        printf("mpi_session: MPI_VERSION %d < 4, no sessions\n", MPI_VERSION);
-    MPI_Finalize();
-    return 0;
+    return rpt_mpi3_main(argc, argv, "mpi_session", "sessions");
 }
 
 #endif

@@ -1,7 +1,7 @@
 /* fortran.c - the Fortran layer's run time (doc/fortran.md): finding the
  * real Fortran bindings, the status sentinels, and the hand-written bodies
- * of the table's `custom` functions (init/finalize, sendrecv, persistent
- * start, request free/cancel, the Wait/Test families).  The entry points
+ * of the table's `custom` functions (init/finalize, persistent start,
+ * request free/cancel, the Wait/Test families).  The entry points
  * themselves (mpi_x_, mpi_x__, mpi_x, MPI_X, mpi_x_f08_) are generated into
  * gen_fortran.c by lib/mpi/gen_fortran.py.
  *

@@ -40,7 +40,7 @@ KIND = {
     "win_free": "event; the window's shadow is freed",
     "win_fence": "event; **all join all** over the window's group (path-allreduce on its shadow); a window whose creation was not seen passes through (counted, one warning); never ends a phase",
     "rma_sync": "event; no path exchange: the ordering it imposes between ranks is not followed (counted: `rma_sync_unfollowed`, warned in every report view)",
-    "local": "not an event: local MPI time (RMA data movement, partitioned `MPI_Pready*`/`MPI_Parrived`; its request, if any, is an ordinary untracked one)",
+    "local": "not an event: local MPI time (its request, if any, is an ordinary untracked one)",
     "file_open": "event; the file gets a shadow (one duplicate of `comm`, made here: opening is collective), and **all join all** over its group",
     "file_close": "event; **all join all** over the file's group (whatever the call returned), then its shadow is freed",
     "file_coll": "event; **all join all** over the file's group (path-allreduce on its shadow, whatever the call returned: a file's errors return by default, maybe on some members only); a file whose opening was not seen passes through (counted, one warning); never ends a phase",

@@ -39,7 +39,7 @@ MPI4_NAMES = {"MPI_Isendrecv": "RP_HAVE_MPI_ISENDRECV",
               "MPI_Isendrecv_replace": "RP_HAVE_MPI_ISENDRECV",
               "MPI_Psend_init": "RP_HAVE_MPI_PART", "MPI_Precv_init": "RP_HAVE_MPI_PART",
               "MPI_Pready": "RP_HAVE_MPI_PART", "MPI_Pready_range": "RP_HAVE_MPI_PART",
-              "MPI_Pready_list": "RP_HAVE_MPI_PART", "MPI_Parrived": "RP_HAVE_MPI_PART",
+              "MPI_Parrived": "RP_HAVE_MPI_PART",
               "MPI_Session_init": "RP_HAVE_MPI_SESSIONS"}
 # MPI-4 persistent collectives: MPI_X_init of a collective X (the
 # point-to-point MPI_X_init are MPI-1's)

@@ -101,9 +101,15 @@ int rp_mpi_matches(void)
 RP_EXPORT int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session)
 {
     static int told;
-    int rc = PMPI_Session_init(info, errhandler, session);
-    if (rc == MPI_SUCCESS && !told && launcher_rank0()) {
-        told = 1;
+    int rc;
+    if (rp_active()) {   /* MPI_Init came first: local MPI time */
+        rp_enter_local(RP_FN_MPI_Session_init);
+        rc = PMPI_Session_init(info, errhandler, session);
+        rp_leave_local();
+    } else {
+        rc = PMPI_Session_init(info, errhandler, session);
+    }
+    if (rc == MPI_SUCCESS && launcher_rank0() && !__atomic_exchange_n(&told, 1, __ATOMIC_RELAXED)) {
         fprintf(stderr, "rpprof: MPI_Session_init: MPI-4 sessions are not profiled; only a "
                         "program that calls MPI_Init or MPI_Init_thread is (its communicators "
                         "from MPI_COMM_WORLD are followed, those made from a session are not)\n");

@@ -1,5 +1,5 @@
 /* wrap_p2p.c - point-to-point hooks and the hand-written p2p wrappers
- * (sendrecv, persistent start, request free/cancel).  Branch = send my
+ * (persistent start, request free/cancel).  Branch = send my
  * path-set (before the payload for sends, after the start for persistent
  * ones); join = receive the sender's, once the payload's status names it,
  * or while the payload is on its way when source and tag are known (paper

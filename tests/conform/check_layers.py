@@ -80,7 +80,9 @@ def main(top):
                             continue
                         inc = m.group(1)
                         if "/" not in inc:
-                            if folder != "tools" and inc != "rpprof.h":   # the public header   # tools' own headers are bare names
+                            # the public header, configure's config.h (the MPI calls the
+                            # library has: RP_HAVE_MPI_*); tools' own headers are bare names
+                            if folder != "tools" and inc not in ("rpprof.h", "config.h"):
                                 bad.append("%s:%d: #include \"%s\" without its folder" %
                                            (os.path.relpath(path, top), no, inc))
                             continue

@@ -10,11 +10,6 @@
  *                      MPI_Pready_range / MPI_Pready_list / MPI_Pready,
  *                      MPI_Parrived), three rounds.  Prints a checksum of
  *                      every result, in rank order.
- *   mpi_pcoll path T   2P rounds; in round j rank j mod P works T ms, then
- *                      every rank starts the same persistent MPI_Allreduce
- *                      and waits for it.  Followed, every round's slow task
- *                      is on the 100 % path: 2 P T.  Not followed, a rank's
- *                      own tasks only: 2 T.
  *
  * Under an MPI-3 library the functions do not exist: one line says so. */
 #include <mpi.h>
@@ -247,22 +242,6 @@ static void partitioned(void)
     MPI_Request_free(&rq[1]);
 }
 
-static void path(double t_ms)
-{
-    int x = me, y = 0;
-    MPI_Request rq;
-    MPI_Allreduce_init(&x, &y, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &rq);
-    for (int j = 0; j < 2 * np; j++) {
-        if (me == j % np)
-            rpt_sleep_ms(t_ms);
-        x = me + j;
-        MPI_Start(&rq);
-        MPI_Wait(&rq, MPI_STATUS_IGNORE);
-    }
-    MPI_Request_free(&rq);
-    rpt_out("r%d sum %d\n", me, y);
-}
-
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -270,13 +249,9 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     left = (me + np - 1) % np;
     right = (me + 1) % np;
-    if (argc > 2 && strcmp(argv[1], "path") == 0) {
-        path(atof(argv[2]));
-    } else {
-        coll();
-        neighbor();
-        partitioned();
-    }
+    coll();
+    neighbor();
+    partitioned();
     rpt_flush();
     MPI_Finalize();
     return 0;

@@ -37,7 +37,7 @@ sys.exit(not (c.get("unfollowed_starts") == 3 * 131 and not loss))' "$RP_JSON"; 
         rp_fail "mpi_pcoll np=3: expected unfollowed_starts = 393 and no other loss"
         rp_show json "$RP_JSON"
     fi
-    if "$RP_BINDIR/rp-report" "$RP_DIR" 2>&1 | grep -q 'warning: unfollowed_starts = 393'; then
+    if "$RP_BINDIR/rp-report" "$RP_DIR" 2>&1 | grep -q 'warning: unfollowed_starts = 393 ('; then
         rp_pass "mpi_pcoll np=3: the text report warns of the unfollowed starts"
     else
         rp_fail "mpi_pcoll np=3: no unfollowed_starts warning in the text report"

@@ -128,6 +128,7 @@ def body(kind, name, args):
     fid = "RP_FN_" + name
     call = "P%s(%s)" % (name, ", ".join(args))
     stmt = "int rc = " + call
+    st_stmt = stmt.replace("status)", "rp_st)")   # the status kinds: rp_st never IGNORE
     large = name.endswith("_c")   # counts are MPI_Count
     if kind == "event":
         return bracket(fid, stmt)
@@ -142,8 +143,7 @@ def body(kind, name, args):
     if kind == "sendrecv":
         # the outgoing set is the one before this join: sent first
         need(args, name, "dest", "sendtag", "source", "recvtag", "status", "comm")
-        return STATUS_BUF + bracket(fid, stmt.replace("status)", "rp_st)"),
-                                    ["rp_hook_branch(dest, sendtag, comm);"],
+        return STATUS_BUF + bracket(fid, st_stmt, ["rp_hook_branch(dest, sendtag, comm);"],
                                     [if_ok("rp_hook_join(rp_st, comm)")])
     if kind == "isendrecv":
         # a branch now, like MPI_Isend, and a receive joined at completion,
@@ -155,8 +155,7 @@ def body(kind, name, args):
         # no early path-set receive (rp_recv_overlap posts the payload with
         # an int count): join once the payload is in
         need(args, name, "status", "comm")
-        return STATUS_BUF + bracket(fid, stmt.replace("status)", "rp_st)"),
-                                    after=[if_ok("rp_hook_join(rp_st, comm)")])
+        return STATUS_BUF + bracket(fid, st_stmt, after=[if_ok("rp_hook_join(rp_st, comm)")])
     if kind == "recv":
         need(args, name, "buf", "count", "datatype", "source", "tag", "status", "comm")
         call = call.replace("status)", "rp_st)")
@@ -173,16 +172,14 @@ def body(kind, name, args):
     if kind == "mprobe":
         # the status names the matched message's source and tag
         need(args, name, "comm", "message", "status")
-        stmt = stmt.replace("status)", "rp_st)")
         matched = "rc == MPI_SUCCESS && *flag" if "flag" in args else "rc == MPI_SUCCESS"
-        return STATUS_BUF + bracket(fid, stmt, after=[
+        return STATUS_BUF + bracket(fid, st_stmt, after=[
             "if (%s) rp_hook_mprobe(*message, rp_st, comm);" % matched])
     if kind == "mrecv":
         # the call sets *message to MPI_MESSAGE_NULL: the hook gets it as it was
         need(args, name, "message", "status")
-        stmt = stmt.replace("status)", "rp_st)")
         return (STATUS_BUF + ["    MPI_Message rp_msg = *message;"] +
-                bracket(fid, stmt, after=[if_ok("rp_hook_mrecv(rp_msg, rp_st)")]))
+                bracket(fid, st_stmt, after=[if_ok("rp_hook_mrecv(rp_msg, rp_st)")]))
     if kind == "imrecv":
         need(args, name, "message", "request")
         return ["    MPI_Message rp_msg = *message;"] + bracket(

@@ -200,27 +200,27 @@ static void maybe_prepost(rp_req *e)
         e->pp = proto_prepost(e->comm, e->peer, e->tag);
 }
 
-/* Track a receive request (rp_hook_irecv, rp_hook_isendrecv): its entry,
- * pre-posted unless persistent, or NULL when it is not tracked.  nostatus:
- * its completion's status is not to be read (MPI_Isendrecv). */
-static rp_req *track_recv(MPI_Request req, int source, int tag, MPI_Comm comm, int persistent,
-                          int nostatus)
+/* Track a receive request (rp_hook_irecv, rp_hook_isendrecv), pre-posted
+ * unless persistent.  nostatus: its completion's status is not to be read
+ * (MPI_Isendrecv). */
+static void track_recv(MPI_Request req, int source, int tag, MPI_Comm comm, int persistent,
+                       int nostatus)
 {
     if (rp_rt.local_paths)
-        return NULL;
+        return;
     rp_comm *c = comm_lookup(comm);
     if (!c) {
         rp_counters[RP_CNT_UNSUPPORTED]++;
-        return NULL;
+        return;
     }
     /* An MPI_PROC_NULL receive has nothing to join.  Not tracked: MPICH 4.0
      * returns one shared predefined handle for all of them (and for other
      * requests complete at creation), so it is no key for our table. */
     if (source == MPI_PROC_NULL && !persistent)
-        return NULL;
+        return;
     rp_req *e = reqtab_add(req);
     if (!e)
-        return NULL;
+        return;
     e->kind = RQ_RECV;
     e->persistent = (uint8_t)persistent;
     e->nostatus = (uint8_t)nostatus;
@@ -231,12 +231,11 @@ static rp_req *track_recv(MPI_Request req, int source, int tag, MPI_Comm comm, i
         e->active = 1;
         maybe_prepost(e);
     }
-    return e;
 }
 
 void rp_hook_irecv(MPI_Request req, int source, int tag, MPI_Comm comm, int persistent)
 {
-    (void)track_recv(req, source, tag, comm, persistent, 0);
+    track_recv(req, source, tag, comm, persistent, 0);
 }
 
 void rp_hook_isendrecv(MPI_Request req, int source, int tag, MPI_Comm comm)
@@ -256,7 +255,7 @@ void rp_hook_isendrecv(MPI_Request req, int source, int tag, MPI_Comm comm)
         rp_counters[RP_CNT_UNSUPPORTED]++;
         return;
     }
-    (void)track_recv(req, source, tag, comm, 0, 1);
+    track_recv(req, source, tag, comm, 0, 1);
 }
 
 void rp_hook_psend_init(MPI_Request req, int dest, int tag, MPI_Comm comm)

@@ -291,6 +291,18 @@ rp_check_report() {
     return 1
 }
 
+# rp_expect_check WHAT: rp-report --check of the last run must pass (exit 0);
+# the pass line quotes its last line, a failure shows all of it
+rp_expect_check() {
+    if "$RP_BINDIR/rp-report" --check "$RP_DIR" >"$RP_RUNDIR/check" 2>&1; then
+        rp_pass "$1: rp-report --check ($(tail -1 "$RP_RUNDIR/check"))"
+        return 0
+    fi
+    rp_fail "$1: rp-report --check failed"
+    rp_show check "$RP_RUNDIR/check"
+    return 1
+}
+
 # the program's own stdout, without lines the MPI library may add
 rp_stdout_filtered() { grep -v -e '^\[[^]]*\] ' "$1" || true; }
 

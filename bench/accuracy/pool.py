@@ -10,7 +10,7 @@ table per selection: for each k and middle level, the median over programs
 of each program's median error (the range of those medians; the worst single
 phase of all), the mean signed error and how many phases were off by more
 than 10 % of their range.  Errors are |online - exact| as % of the phase's
-longest - shortest path (tools/oracle.c).  The rank error is the distance,
+longest - shortest path (tools/common/oracle.c).  The rank error is the distance,
 in percentile points, from the level to where the online path sits among
 all paths of its phase (the same statistics: median over programs of each
 program's median, their range, the worst phase).

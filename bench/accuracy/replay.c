@@ -7,8 +7,8 @@
  * paths (default: the run's k), phase-end sets of PHASE_K paths (default
  * 4 (K - 1) + 1, as the runtime's RP_PHASE_K; K for none wider) and the
  * rule (default repr) is replayed over the run's task graph
- * (tools/replay.c), and every middle level of every complete phase is
- * placed in the exact distribution of all its paths (tools/oracle.c), as
+ * (tools/common/replay.c), and every middle level of every complete phase is
+ * placed in the exact distribution of all its paths (tools/common/oracle.c), as
  * `rp-report --check` places the run's own paths.  Prints one line a
  * phase and level,
  *   phase level pct replay_ns exact_ns cost_err_pct rank_err_pts log2_paths
@@ -20,11 +20,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "graph.h"
-#include "oracle.h"
-#include "pctcmp.h"
-#include "paths.h"
-#include "replay.h"
+#include "common/graph.h"
+#include "common/oracle.h"
+#include "common/pctcmp.h"
+#include "common/paths.h"
+#include "common/replay.h"
 #include "core/config.h"
 #include "core/select.h"
 

@@ -9,7 +9,7 @@
 # ACC_RANKS ranks (default "8 16", oversubscribed), in trace mode, for every
 # k in ACC_KS (default "3 5 9") and RP_SELECT in ACC_SELECTS (default "paper
 # repr"), and reads `rp-report --check`: the exact percentiles of all paths of
-# each phase (tools/oracle.c) against the online paths, error as % of the
+# each phase (tools/common/oracle.c) against the online paths, error as % of the
 # phase's longest - shortest.  Prints one markdown table (also OUT_DIR/table.md):
 # per program, k and selection, the median over phases and the worst phase,
 # per middle level.  Accuracy does not depend on load: any machine will do.

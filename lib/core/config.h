@@ -17,7 +17,7 @@
 #define RP_PHASE_K_MULT     4u
 
 /* RP_PHASE_K's default for k paths (at most RP_MAX_K): the one the report's
- * stated errors were measured with (tools/report.c). */
+ * stated errors were measured with (tools/report/model.c). */
 uint32_t config_phase_k_default(uint32_t k);
 
 /* Fill cfg from the environment.  Invalid values fall back to defaults; a

@@ -255,7 +255,7 @@ double select_log2(double y)
  * ends are the first and the last candidate.  One pass: levels rise.
  * unit > 0 is the weight of one path in w's units: then, while the count
  * tot/unit is exact in a double, positions are counted in whole paths as
- * the oracle counts them (tools/oracle.c: path nearbyint(j/(k-1) (N-1)) of
+ * the oracle counts them (tools/common/oracle.c: path nearbyint(j/(k-1) (N-1)) of
  * N, 0-based from the longest), and the candidate taken is the one holding
  * the middle of that path's unit of weight, so rounding noise in the
  * weights (the tools read them back from log2) cannot move a level across

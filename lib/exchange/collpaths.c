@@ -30,7 +30,7 @@
  * which sees both sets' sketch boxes, where choosing k from the wide union
  * sees that union's boxes re-centred one a gap.  The two pick the same
  * paths for 93-99.8 % of random pairs (k = 9 .. 3, sets with sketches;
- * session 16), and the plain join costs ~0.5 us less.  tools/replay.c
+ * session 16), and the plain join costs ~0.5 us less.  tools/common/replay.c
  * skips it too. */
 #include <stdlib.h>
 #include <string.h>

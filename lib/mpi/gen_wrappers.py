@@ -5,7 +5,7 @@ Usage: gen_wrappers.py TABLE OUT_DIR | gen_wrappers.py --coll-names TABLE HEADER
 Writes OUT_DIR/gen_fnids.h (an id per wrapped function) and OUT_DIR/gen_wrap.c
 (the name table and every wrapper whose KIND is not 'custom').
 gen_wrappers.py --coll-names TABLE HEADER writes the names of the collective
-calls for the tools (tools/gen_fncoll.h: a rank file names its events, and
+calls for the tools (tools/common/gen_fncoll.h: a rank file names its events, and
 the reports give a collective rank -1 and read a path's move between ranks
 there as a collective).  Each wrapper
 is a thin adapter: it brackets the PMPI call with rp_enter/rp_leave and calls
@@ -30,7 +30,7 @@ COLLECTIVE = {"coll_all", "coll_in", "coll_out", "coll_scan", "nbc_all", "nbc_in
 # Non-blocking kinds whose completion joins the member's own set as of its
 # call (lib/mpi/wrap_coll.c rp_nbc_complete: all, prefix, and a rooted
 # gather's root): on one rank a path may go from the call straight to the
-# completion, skipping the tasks between (tools/paths.c set_via).
+# completion, skipping the tasks between (tools/common/paths.c set_via).
 NBC_SELF = {"nbc_all", "nbc_in", "nbc_scan", "file_nbc"}
 LINE = re.compile(r"^(\w+)\s+(MPI_\w+)\s*\((.*)\)\s*$")
 # MPI-4 functions without a large-count suffix, by the configure test

@@ -608,7 +608,7 @@ void rp_nbc_complete(rp_nbc *x, int join)
         /* Every member's set as of its call (a scan's up to mine), mine
          * included: the collective joins my call to my completion too, a
          * path that skips what I computed in between, as the trace's
-         * graph has it (tools/walk.c); without it --check's shortest path
+         * graph has it (tools/common/walk.c); without it --check's shortest path
          * was shorter than the online 0 % path. */
         int upto = x->kind == RP_COLL_SCAN ? me + 1 : n;
         for (int i = 0; i < upto; i++) {

@@ -2,7 +2,7 @@
 # Issue 14: the middle paths against the exact percentiles of all paths.
 # bench/accuracy/acc.c (exponential task times, slept) as a 1-D halo, a 2-D
 # stencil and a master-worker with MPI_ANY_SOURCE, in trace mode; rp-report
-# --check computes the exact percentiles (tools/oracle.c) and prints, per
+# --check computes the exact percentiles (tools/common/oracle.c) and prints, per
 # level, the median error over phases in % of a phase's range.  Asserted:
 #   - the oracle ran, and --check passed (ends exact, oracle consistent);
 #   - --check --format json gives the table's medians, and each phase's
@@ -112,7 +112,7 @@ print(d["counters"]["phase_exchanges_wide"], d["phase_k"])' 2>/dev/null)
         rp_fail "$what: phase_exchanges_wide, phase_k = '$wide' (want > 0, 17 for repr; 0, 5 for paper)"
         return
     fi
-    # the replay (tools/replay.c: the runtime's joins over the trace's graph,
+    # the replay (tools/common/replay.c: the runtime's joins over the trace's graph,
     # in its join order, its butterfly or dissemination) gives every middle
     # level of every phase the run's own cost
     local rep pk=17 agree

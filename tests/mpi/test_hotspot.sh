@@ -41,7 +41,7 @@ if [ -n "${MPIFC:-}" ]; then
 fi
 
 # Stripped: still a report, heavy's time on the critical path under the
-# binary's one "[no symbols]" row (tools/frames.c groups a module's
+# binary's one "[no symbols]" row (tools/common/frames.c groups a module's
 # unsymbolised addresses), and exactly one warning naming the binary.
 S=$RP_TMP/mpi_hotspot_stripped
 if strip -o "$S" "$C" 2>/dev/null; then

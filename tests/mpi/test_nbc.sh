@@ -62,7 +62,7 @@ if rp_expect_rc0 "nbc acc trace"; then
 fi
 # path mode: a path that moves between ranks where a wait completes a
 # non-blocking collective moved through that collective; with complete
-# summaries nothing is a gap (tools/paths.c set_via; before: 18 gaps at 3
+# summaries nothing is a gap (tools/common/paths.c set_via; before: 18 gaps at 3
 # ranks, IMB-NBC in path mode alike)
 if rp_prof 3 shm RP_MODE=path -- "$PROG" && rp_expect_report "nbc path mode"; then
     "$RP_BINDIR/rp-report" "$RP_DIR" >"$RP_RUNDIR/paths.txt" 2>&1

@@ -152,7 +152,7 @@ for fn in ("rp_test_compute", "rp_test_leaf_b", "rp_test_caller", "rp_test_inl")
             " (call sites are looked up at offset-1)" if fn in ("rp_test_caller", "rp_test_inl")
             else ""))
 # a module without usable symbols (build-id mismatch) is one row, named by
-# the module, its file the module's path (tools/frames.c)
+# the module, its file the module's path (tools/common/frames.c)
 nosym = [e for e in j["hotspots"] if e["function"] == "mkrankfiles [no symbols]"]
 check(len(nosym) == 1 and nosym[0]["file"] == exp["exe"] and nosym[0]["line"] == 0,
       "build-id mismatch: one row for the module without symbols: %s" % nosym)
@@ -164,7 +164,7 @@ check(j["contexts_folded"] == {"count": 0, "min_share_percent": 0},
       "--min-share 0 folds nothing: %s" % j["contexts_folded"])
 
 # rp-merge's default folds contexts under 0.1 % of every column into
-# "<contexts under 0.1 %>" (tools/prune.c): no time lost, and every line
+# "<contexts under 0.1 %>" (tools/merge/prune.c): no time lost, and every line
 # or MPI call with 0.1 % of a column keeps its total
 folded_rpm = os.path.join(WORK, "folded.rpm")
 rc, out, err = run(MERGE, "-o", folded_rpm, d)

@@ -8,7 +8,7 @@
  * symbols ("libx.so+0x..", printed "libx.so [no symbols]": one node). */
 #include <stdlib.h>
 #include <string.h>
-#include "fold.h"
+#include "merge/fold.h"
 #include "unit.h"
 
 enum { NM = 3 };

@@ -1,4 +1,4 @@
-/* test_oracle.c - the exact-percentile oracle (tools/oracle.c) against
+/* test_oracle.c - the exact-percentile oracle (tools/common/oracle.c) against
  * brute-force enumeration of every source-to-sink path of small random
  * task graphs: 1-4 ranks, point-to-point messages (any sender, any later
  * event: what wildcards produce), collectives over all ranks inside the
@@ -12,16 +12,16 @@
  * (paths.c) it is built on, and the placement of a cost among all paths
  * (probe_ns: the percentile range its paths occupy, the rank error) against
  * the brute-force positions, and the online selection replayed over the
- * same graphs (tools/replay.c, on the same walk): exact ends, and exact
+ * same graphs (tools/common/replay.c, on the same walk): exact ends, and exact
  * levels where k holds every path. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "core/vocab.h"
-#include "oracle.h"
-#include "replay.h"
-#include "graph.h"
-#include "paths.h"
+#include "common/oracle.h"
+#include "common/replay.h"
+#include "common/graph.h"
+#include "common/paths.h"
 #include "unit.h"
 
 #define MAXR 4
@@ -110,7 +110,7 @@ static uint32_t rnd(uint32_t n)
     return (uint32_t)(rng % n);
 }
 
-/* The online selection replayed over the same graph (tools/replay.c): its
+/* The online selection replayed over the same graph (tools/common/replay.c): its
  * ends are exact at any k, and where the phase has no more paths than k no
  * join drops one, so every level is the exact percentile of brute force
  * (the weights count paths exactly: equal costs add up). */

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "prune.h"
+#include "merge/prune.h"
 #include "format/rpenc.h"
 #include "unit.h"
 

@@ -34,7 +34,7 @@ json_get() { # FILE EXPR
 # rp_timed: the three runs are separate launches, so their comparison is a
 # timing assertion (the exact --check and output comparisons fail twice on a
 # real bug).
-# The replay (tools/replay.c: the runtime's joins over the trace's task
+# The replay (tools/common/replay.c: the runtime's joins over the trace's task
 # graph, in its order) gives every middle level of every phase the run's
 # own cost.  DIR K
 replay_agrees() {
@@ -82,7 +82,7 @@ random_case() { # NET NP [K [full]]
                 continue
             fi
             # trace mode: the exact percentiles of all paths were computed
-            # (tools/oracle.c) and agree with the longest/shortest walk
+            # (tools/common/oracle.c) and agree with the longest/shortest walk
             if [ "$mode" = trace ] && ! grep -q '^percentiles of all paths (exact' "$RP_RUNDIR/check"; then
                 rp_fail "$what: rp-report --check did not run the percentile oracle"
                 rp_show check "$RP_RUNDIR/check"

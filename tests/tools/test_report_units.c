@@ -5,9 +5,9 @@
  * across growth). */
 #include <math.h>
 #include <string.h>
-#include "names.h"
-#include "precision.h"
-#include "strtab.h"
+#include "common/names.h"
+#include "report/precision.h"
+#include "common/strtab.h"
 #include "unit.h"
 
 static void elide(const char *in, const char *want)

@@ -1,4 +1,4 @@
-/* test_whatif.c - rp-report --what-if's estimate (tools/whatif.c) on a
+/* test_whatif.c - rp-report --what-if's estimate (tools/report/whatif.c) on a
  * profile built by hand, where the answer is worked out below:
  *
  *   k = 2 paths, 2 phases.  Exclusive time per path (whole run):
@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/vocab.h"
-#include "whatif.h"
+#include "report/whatif.h"
 #include "unit.h"
 
 #define S(x) ((int64_t)((x) * 1e9 + 0.5))

@@ -1,7 +1,7 @@
 /* fuzz_profile.c - libFuzzer harness for the merged-profile reader
- * (profile_read, tools/profile.c). */
+ * (profile_read, tools/common/profile.c). */
 #include "fuzz_common.h"
-#include "profile.h"
+#include "common/profile.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -4,7 +4,7 @@
 # SECONDS (default 60) on a copy of its seed corpus.
 #
 #   targets: rpfile  (rank-file reader, lib/format/rpfile.c)
-#            profile (merged-profile reader, tools/profile.c)
+#            profile (merged-profile reader, tools/common/profile.c)
 #            pathset (path-set wire decoder, lib/core/wire.c)
 #
 # Environment: FUZZ_BUILD (build and work directory, default
@@ -42,7 +42,7 @@ status=0
 for t in "${TARGETS[@]}"; do
     case $t in
     rpfile | pathset) build "$t" "" || { status=1; continue; } ;;
-    profile) build "$t" "$TOP/tools/profile.c" || { status=1; continue; } ;;
+    profile) build "$t" "$TOP/tools/common/profile.c" || { status=1; continue; } ;;
     *) echo "unknown target $t"; status=1; continue ;;
     esac
     work=$B/corpus-$t

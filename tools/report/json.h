@@ -1,0 +1,15 @@
+/* json.h - rp-report --format json (field names: SPEC), and the JSON
+ * string writer the other views use. */
+#ifndef RP_REPORT_JSON_H
+#define RP_REPORT_JSON_H
+
+#include <stdio.h>
+#include "report/model.h"
+
+int report_json(FILE *f, const rp_profile *p, const rp_report_opts *o);
+
+/* s as a JSON string (quotes, backslashes and control characters escaped,
+ * invalid UTF-8 replaced by U+FFFD): report_json's writer, for other views. */
+void report_json_string(FILE *f, const char *s);
+
+#endif

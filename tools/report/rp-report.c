@@ -1,0 +1,520 @@
+/* rp-report - print what an rpprof run measured: the path-length
+ * distribution, hotspots overall and on the paths, and the paths'
+ * calling-context trees (text), or the same as JSON, or folded stacks. */
+#include "merge/merge.h"
+#include "common/oracle.h"   /* RP_ORACLE_BINS_ASK_MIN/_MAX: --check-bins */
+#include "merge/prune.h"
+#include "rpprof.h"   /* RPPROF_VERSION: configure's AC_INIT version */
+#include "common/paths.h"
+#include "common/profile.h"
+#include "report/model.h"
+#include "report/critpath.h"
+#include "report/check.h"
+#include "report/dot.h"
+#include "report/phases.h"
+#include "report/html.h"
+#include "report/ranks.h"
+#include "report/speedscope.h"
+#include "common/rankfiles.h"
+#include "report/warnings.h"
+#include "report/whatif.h"
+#include "report/text.h"
+#include "report/json.h"
+#include "report/folded.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+
+static const char usage_text[] =
+    "Usage: rp-report [OPTION]... DIR|PROFILE\n"
+    "Report the representative paths measured by rpprof.\n"
+    "\n"
+    "DIR is a measurement directory (rank-NNNNN.rpp files written at MPI_Finalize);\n"
+    "its merged profile DIR/profile.rpm is used when it is at least as new as\n"
+    "every rank file, otherwise the rank files are merged in memory (as rp-merge\n"
+    "would, without writing anything).  PROFILE is a profile.rpm file.\n"
+    "\n"
+    "Options:\n"
+    "  -f, --format FMT   text (default): header with a warning for every loss\n"
+    "                       counter, path-length distribution with samples per\n"
+    "                       path, per-rank table (DIR only), MPI time by call\n"
+    "                       site, phases by spread (path/trace modes),\n"
+    "                       hotspots of the whole program beside hotspots on a\n"
+    "                       path (by function and by line), and the calling-context\n"
+    "                       tree with every path as % of the critical path and the\n"
+    "                       differences 100%-0% and between the two middle paths;\n"
+    "                     json: one JSON object (ranks, k, mode, phases,\n"
+    "                       wall_seconds, paths[] in descending percentile with\n"
+    "                       cost_seconds, per-phase min/median/max and top[] source\n"
+    "                       lines, hotspots[], counters, ranks_missing);\n"
+    "                     html: one self-contained page (no network): warnings,\n"
+    "                       distribution, per-phase costs, per-rank bars, hotspots,\n"
+    "                       MPI call sites, a flame graph per path and the\n"
+    "                       differential 100%-0%, a collapsible tree; -o FILE\n"
+    "                     folded: one line per calling context, 'f1;f2;f3 VALUE'\n"
+    "                       with VALUE in microseconds of exclusive time on the\n"
+    "                       chosen path, for flamegraph.pl or speedscope\n"
+    "                       (prof mode: path and trace runs record tasks,\n"
+    "                       not samples, so they fold to nothing; a note\n"
+    "                       on stderr says so)\n"
+    "                     speedscope: one speedscope JSON file (speedscope.app,\n"
+    "                       or the speedscope npm package, offline): the k paths,\n"
+    "                       the whole program's computation and its MPI time as\n"
+    "                       sampled profiles, weights in seconds; -o FILE\n"
+    "                     critpath: the critical path in critPath.out lines:\n"
+    "                       one per vertex ('MPI_Send 0': function and world rank,\n"
+    "                       -1 for MPI_Init, MPI_Finalize and collectives) and one\n"
+    "                       per edge (a task: its seconds, rounded to an integer\n"
+    "                       unless --digits is given; a message: its bytes);\n"
+    "                       needs RP_MODE=path (path 0) or RP_MODE=trace (computed\n"
+    "                       offline from the task graph)\n"
+    "                     dot: Graphviz DOT; path mode: the k paths of every\n"
+    "                       phase; trace mode: the whole task graph with the\n"
+    "                       critical path in red (--phase N: one phase only)\n"
+    "  -c, --check        trace mode: per phase, the offline longest and shortest\n"
+    "                       paths of the task graph against the online 100 % and\n"
+    "                       0 % path costs; path mode: every reassembled path's\n"
+    "                       tasks against its cost.  A table; exit 0 if all agree\n"
+    "                       within 1 us per phase, 1 otherwise, 3 if all it could\n"
+    "                       check agrees but a path's summary overflowed (path\n"
+    "                       mode: its tail after the overflow is not rebuilt).\n"
+    "                       Trace mode also compares the middle paths with the\n"
+    "                       exact percentiles of all paths: per level the median\n"
+    "                       and worst error (cost, % of the phase's range) and\n"
+    "                       rank error (percentile points from the level to\n"
+    "                       where the path sits among all paths), per phase\n"
+    "                       online / exact / signed error / rank error.  With\n"
+    "                       --format json: one JSON object with the same\n"
+    "                       numbers (doc/paths.md)\n";
+
+/* --check-bins' lines: its range from oracle.h */
+static const char usage_bins[] =
+    "      --check-bins N the exact percentiles' histograms: N bins across each\n"
+    "                       phase's range (%u..%u; default %u-%u by\n"
+    "                       the phase's size).  More bins: a smaller rounding\n"
+    "                       bound (printed with the table), a longer run in\n"
+    "                       proportion\n";
+
+static const char usage_tail[] =
+    "  -o, --output FILE  write the report to FILE instead of standard output\n"
+    "  -p, --path N       the path to follow: 0 = 100th percentile (critical,\n"
+    "                       default) .. k-1 = 0th; for folded also 'rank' (every\n"
+    "                       sample of every rank) or 'mpi' (time inside MPI)\n"
+    "  -n, --top N        entries per hotspot list (default 10)\n"
+    "      --digits N     critpath: task seconds with N decimals (0..9; default\n"
+    "                       0, the format's integer seconds; 6 = microseconds)\n"
+    "      --what-if FUNCTION=PERCENT, --what-if FILE:LINE=PERCENT\n"
+    "                     estimate the critical path if that function's (or\n"
+    "                       line's) exclusive time were PERCENT % smaller, from\n"
+    "                       every kept path of every phase (prof mode keeps path\n"
+    "                       costs summed over phases: the estimate if the phases\n"
+    "                       are alike, and an upper bound), with the estimate's\n"
+    "                       limits; may be repeated; prints text, not a report\n"
+    "      --phase N      dot: only phase N (0-based); trace mode: that\n"
+    "                       phase's critical path\n"
+    "      --min-share P  when rp-report merges the rank files itself (no\n"
+    "                       up-to-date DIR/profile.rpm): fold contexts under P %\n"
+    "                       of every column, as rp-merge --min-share (default\n"
+    "                       0.1; 0 keeps every context)\n"
+    "  -t, --threshold P  text tree: hide contexts under P % of the critical path\n"
+    "                       on every shown path (default 1; 0 shows all)\n"
+    "  -h, --help         show this help and exit\n"
+    "  -V, --version      show the version and exit\n"
+    "\n"
+    "Warnings: every non-zero loss counter of the counter table, in every view\n"
+    "(text header; JSON \"warnings\"; DOT comments; stderr for folded, critpath\n"
+    "and --check).  Sample counts are estimated (sampled time / mean sample\n"
+    "weight); '~' in the tree marks a difference within sampling noise\n"
+    "(doc/report.md).\n"
+    "\n"
+    "Path percentile j of k is 100*(k-1-j)/(k-1).  Costs are task time (time\n"
+    "outside MPI) summed over phases; the critical path is close to the wall\n"
+    "time of a compute-bound program.  Times in the tree and the hotspot lists\n"
+    "come from sampling (RP_PERIOD) and are exclusive to the context or line.\n"
+    "\n"
+    "Exit status: 0 on success; 1 if the data cannot be read (no rank files,\n"
+    "corrupt or incompatible files); 2 on a usage error.\n"
+    "\n"
+    "Formats: doc/formats.md.  See also: rp-merge(1).\n";
+
+static int parse_u32(const char *s, uint32_t *v)
+{
+    char *end;
+    errno = 0;
+    unsigned long x = strtoul(s, &end, 10);
+    if (errno || end == s || *end || x > UINT32_MAX || s[0] == '-')
+        return -1;
+    *v = (uint32_t)x;
+    return 0;
+}
+
+/* Newer-than check: profile.rpm is fresh if no rank file is newer. */
+static int load(const char *arg, double min_share, rp_profile *p)
+{
+    struct stat sb;
+    char err[256];
+    if (stat(arg, &sb) != 0) {
+        fprintf(stderr, "rp-report: %s: %s\n", arg, strerror(errno));
+        return -1;
+    }
+    if (!S_ISDIR(sb.st_mode)) {
+        if (profile_read(arg, p, err, sizeof err) != 0) {
+            fprintf(stderr, "rp-report: %s: %s\n", arg, err);
+            return -1;
+        }
+        return 0;
+    }
+    uint32_t nrank;
+    int64_t newest = rankfiles_newest(arg, &nrank);
+    if (newest < 0) {
+        fprintf(stderr, "rp-report: %s: %s\n", arg, strerror(errno));
+        return -1;
+    }
+    size_t n = strlen(arg) + 16;
+    char *prof = malloc(n);
+    if (!prof)
+        return -1;
+    snprintf(prof, n, "%s/profile.rpm", arg);
+    int have = stat(prof, &sb) == 0;
+    int64_t t = have ? (int64_t)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec : 0;
+    if (have && t >= newest) {
+        if (profile_read(prof, p, err, sizeof err) == 0) {
+            free(prof);
+            return 0;
+        }
+        fprintf(stderr, "rp-report: %s: %s%s\n", prof, err,
+                nrank ? "; merging the rank files instead" : "");
+        if (!nrank) {
+            free(prof);
+            return -1;
+        }
+    } else if (have && nrank) {
+        fprintf(stderr, "rp-report: %s is older than the rank files; merging them in memory\n",
+                prof);
+    }
+    free(prof);
+    rp_merge_opts o = {"rp-report", 0, min_share};
+    return merge_dir(arg, &o, p);
+}
+
+/* --what-if: one estimate per target (whatif.h).  0; 3 if a target has no
+ * located time on any path (the functions on the critical path are
+ * listed); -1 on error. */
+static int what_if(FILE *out, const rp_profile *p, const rp_run *run, const rp_whatif *w, int n)
+{
+    report_warnings_print(out, "", p->counters, p->n_counters);
+    uint64_t nph = 0;
+    int64_t *pc = run && run->k == p->k ? whatif_phase_costs(run, p->k, &nph) : NULL;
+    int rc = 0;
+    for (int i = 0; i < n && rc >= 0; i++) {
+        rp_whatif_result r;
+        int c = whatif_compute(p, &w[i], pc, nph, &r);
+        if (c == 0) {
+            if (i)
+                fputc('\n', out);
+            rc = whatif_text(out, p, &w[i], &r);
+        } else if (c == 1) {
+            fprintf(stderr, "rp-report: --what-if: no time located in '%s%s%.0u' on any path; "
+                    "functions with the most time on the critical path:", w[i].target,
+                    w[i].line ? ":" : "", w[i].line);
+            rp_hot *h;
+            int32_t nh = report_hot_funcs(p, RP_MET_PATH0, &h);
+            for (int32_t j = 0; j < nh && j < 8; j++) {
+                char nm[512];
+                report_hot_name(p, &h[j], nm, sizeof nm);
+                fprintf(stderr, "%s %s", j ? "," : "", nm);
+            }
+            fputc('\n', stderr);
+            if (nh >= 0)
+                free(h);
+            rc = 3;
+        } else {
+            rc = -1;
+        }
+        whatif_free(&r);
+    }
+    free(pc);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    const char *fmt = "text", *arg = NULL, *path_s = NULL, *outfile = NULL;
+    int check = 0, digits_set = 0;
+    uint32_t digits = 0, check_bins = 0;
+    int64_t phase = -1;
+    rp_whatif whatif[8];
+    int nwhatif = 0;
+    rp_report_opts o = {.top = 10, .path = 0, .path_col = -1, .threshold = 1.0};
+    double min_share = RP_PRUNE_DEFAULT_PCT;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *val = NULL;
+        /* options with a value: "-f json", "--format json", "--format=json" */
+        static const char *const withval[][2] = {{"-f", "--format"}, {"-p", "--path"},
+                                                 {"-n", "--top"}, {"-t", "--threshold"},
+                                                 {"-o", "--output"}, {"--digits", "--digits"},
+                                                 {"--phase", "--phase"},
+                                                 {"--what-if", "--what-if"},
+                                                 {"--min-share", "--min-share"},
+                                                 {"--check-bins", "--check-bins"}};
+        int opt = -1;
+        for (int k = 0; k < (int)(sizeof withval / sizeof *withval) && opt < 0; k++) {
+            size_t ll = strlen(withval[k][1]);
+            if (!strcmp(a, withval[k][0]) || !strcmp(a, withval[k][1])) {
+                if (++i >= argc) {
+                    fprintf(stderr, "rp-report: %s needs a value (try --help)\n", a);
+                    return 2;
+                }
+                val = argv[i];
+                opt = k;
+            } else if (!strncmp(a, withval[k][1], ll) && a[ll] == '=') {
+                val = a + ll + 1;
+                opt = k;
+            }
+        }
+        if (opt == 0) {
+            fmt = val;
+        } else if (opt == 1) {
+            path_s = val;
+        } else if (opt == 2) {
+            if (parse_u32(val, &o.top) != 0 || o.top == 0) {
+                fprintf(stderr, "rp-report: --top wants a positive integer, not '%s'\n", val);
+                return 2;
+            }
+        } else if (opt == 3) {
+            char *end;
+            o.threshold = strtod(val, &end);
+            if (end == val || *end || !(o.threshold >= 0 && o.threshold <= 100)) {
+                fprintf(stderr, "rp-report: --threshold wants a percentage 0..100, not '%s'\n",
+                        val);
+                return 2;
+            }
+        } else if (opt == 4) {
+            outfile = val;
+        } else if (opt == 5) {
+            if (parse_u32(val, &digits) != 0 || digits > 9) {
+                fprintf(stderr, "rp-report: --digits wants 0..9, not '%s'\n", val);
+                return 2;
+            }
+            digits_set = 1;
+        } else if (opt == 6) {
+            uint32_t ph;
+            if (parse_u32(val, &ph) != 0) {
+                fprintf(stderr, "rp-report: --phase wants a phase number (0, 1, ...), not '%s'\n",
+                        val);
+                return 2;
+            }
+            phase = ph;
+        } else if (opt == 7) {
+            char err[300];
+            if (nwhatif == 8) {
+                fprintf(stderr, "rp-report: at most 8 --what-if\n");
+                return 2;
+            }
+            if (whatif_parse(val, &whatif[nwhatif], err, sizeof err) != 0) {
+                fprintf(stderr, "rp-report: %s\n", err);
+                return 2;
+            }
+            nwhatif++;
+        } else if (opt == 8) {
+            char *end;
+            min_share = strtod(val, &end);
+            if (end == val || *end || !(min_share >= 0 && min_share < 100)) {
+                fprintf(stderr, "rp-report: --min-share wants a percentage in [0, 100), not "
+                        "'%s'\n", val);
+                return 2;
+            }
+        } else if (opt == 9) {
+            if (parse_u32(val, &check_bins) != 0 || check_bins < RP_ORACLE_BINS_ASK_MIN ||
+                check_bins > RP_ORACLE_BINS_ASK_MAX) {
+                fprintf(stderr, "rp-report: --check-bins wants %u..%u, not '%s'\n",
+                        RP_ORACLE_BINS_ASK_MIN, RP_ORACLE_BINS_ASK_MAX, val);
+                return 2;
+            }
+        } else if (!strcmp(a, "-c") || !strcmp(a, "--check")) {
+            check = 1;
+        } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            fputs(usage_text, stdout);
+            printf(usage_bins, RP_ORACLE_BINS_ASK_MIN, RP_ORACLE_BINS_ASK_MAX,
+                   RP_ORACLE_BINS_MIN, RP_ORACLE_BINS_MAX);
+            fputs(usage_tail, stdout);
+            return 0;
+        } else if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
+            printf("rp-report (rpprof) %s\n", RPPROF_VERSION);
+            return 0;
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "rp-report: unknown option '%s' (try --help)\n", a);
+            return 2;
+        } else if (arg) {
+            fprintf(stderr, "rp-report: one directory or profile only (try --help)\n");
+            return 2;
+        } else {
+            arg = a;
+        }
+    }
+    if (strcmp(fmt, "text") && strcmp(fmt, "json") && strcmp(fmt, "folded") &&
+        strcmp(fmt, "critpath") && strcmp(fmt, "dot") && strcmp(fmt, "html") &&
+        strcmp(fmt, "speedscope")) {
+        fprintf(stderr, "rp-report: unknown format '%s' (text, json, html, speedscope, folded, "
+                "critpath or dot)\n", fmt);
+        return 2;
+    }
+    if (path_s && strcmp(path_s, "rank") && strcmp(path_s, "mpi") &&
+        parse_u32(path_s, &o.path) != 0) {
+        fprintf(stderr, "rp-report: --path wants a path number 0..k-1%s, not '%s'\n",
+                strcmp(fmt, "folded") ? "" : ", 'rank' or 'mpi'", path_s);
+        return 2;
+    }
+    if (path_s && (!strcmp(path_s, "rank") || !strcmp(path_s, "mpi"))) {
+        if (strcmp(fmt, "folded")) {
+            fprintf(stderr, "rp-report: --path %s is for --format folded only\n", path_s);
+            return 2;
+        }
+        o.path_col = !strcmp(path_s, "rank") ? (int)RP_MET_RANK : (int)RP_MET_MPI;
+    }
+    if (digits_set && strcmp(fmt, "critpath")) {
+        fprintf(stderr, "rp-report: --digits is for --format critpath only\n");
+        return 2;
+    }
+    if (phase >= 0 && strcmp(fmt, "dot")) {
+        fprintf(stderr, "rp-report: --phase is for --format dot only\n");
+        return 2;
+    }
+    if (check_bins && !check) {
+        fprintf(stderr, "rp-report: --check-bins only applies to --check\n");
+        return 2;
+    }
+    if (check && strcmp(fmt, "text") && strcmp(fmt, "json")) {
+        fprintf(stderr, "rp-report: --check prints a table (text) or one JSON object "
+                "(--format json), not %s\n", fmt);
+        return 2;
+    }
+    if (nwhatif && (strcmp(fmt, "text") || check || path_s)) {
+        fprintf(stderr, "rp-report: --what-if prints its own text; no --format, --check or "
+                "--path with it\n");
+        return 2;
+    }
+    if (!arg) {
+        fprintf(stderr, "rp-report: no measurement directory or profile given (try --help)\n");
+        return 2;
+    }
+    FILE *out = stdout;
+    if (outfile && !(out = fopen(outfile, "w"))) {
+        fprintf(stderr, "rp-report: %s: %s\n", outfile, strerror(errno));
+        return 1;
+    }
+    struct stat sb;
+    int isdir = stat(arg, &sb) == 0 && S_ISDIR(sb.st_mode);
+    if (check || !strcmp(fmt, "critpath") || !strcmp(fmt, "dot")) {
+        /* full paths live in the rank files only */
+        if (!isdir) {
+            fprintf(stderr, "rp-report: %s needs the measurement directory (rank files), "
+                    "not a merged profile\n", check ? "--check" : fmt);
+            return 2;
+        }
+        rp_run run;
+        if (run_load(arg, "rp-report", &run) != 0)
+            return 1;
+        /* the loss counters of the rank files: on stderr (critpath and
+         * --check have fixed line formats), and as DOT comments in dot */
+        rp_counter *ctr = NULL;
+        int32_t nctr = report_sum_counters(run.rd, run.present, run.nranks, &ctr);
+        if (nctr > 0) {
+            report_warnings_print(stderr, "rp-report: ", ctr, (uint32_t)nctr);
+            if (!strcmp(fmt, "dot") && !check)
+                report_warnings_print(out, "// ", ctr, (uint32_t)nctr);
+        }
+        free(ctr);
+        int rc = check ? report_check(out, &run, 1000, !strcmp(fmt, "json"), check_bins)
+                 : !strcmp(fmt, "critpath") ? report_critpath_digits(out, &run, digits)
+                                            : report_dot_phase(out, &run, phase);
+        run_free(&run);
+        if (fflush(out) != 0 || (out != stdout && fclose(out) != 0)) {
+            fprintf(stderr, "rp-report: error writing the report: %s\n", strerror(errno));
+            return 1;
+        }
+        /* --check: 3 = everything checked agrees, but part of a path could
+         * not be rebuilt (path mode, summary overflow; doc/paths.md) */
+        return rc == 0 ? 0 : check && rc == 3 ? 3 : 1;
+    }
+    rp_profile p;
+    if (load(arg, min_share, &p) != 0)
+        return 1;
+    /* path and trace modes: path costs from the path summaries, and (text)
+     * the task sequences */
+    rp_run run;
+    int have_run = 0;
+    int64_t *slot = NULL;
+    if (isdir && p.mode != RP_MODE_PROF && strcmp(fmt, "folded") &&
+        run_load(arg, "rp-report", &run) == 0) {
+        have_run = 1;
+        slot = calloc(run.k, sizeof *slot);
+        o.run = &run;
+        if (slot && run.nphases > 0 && run.k == p.k) {
+            run_slot_costs(&run, slot);
+            o.path_cost_ns = slot;
+            o.path_phases = run.nphases;
+        }
+    }
+    /* per-rank rows from the rank files (text and JSON) */
+    rp_rankrow *rows = NULL;
+    if (isdir && strcmp(fmt, "folded")) {
+        int32_t nr = ranks_load(arg, p.nranks, &rows);
+        if (nr > 0) {
+            o.ranks = rows;
+            o.nranks_rows = (uint32_t)nr;
+        }
+    }
+    if (o.path >= p.k) {
+        fprintf(stderr, "rp-report: --path %u out of range: this profile has k=%u paths (0..%u)\n",
+                o.path, p.k, p.k - 1);
+        profile_free(&p);
+        free(rows);
+        return 2;
+    }
+    int rc;
+    if (nwhatif)
+        rc = what_if(out, &p, have_run ? &run : NULL, whatif, nwhatif);
+    else if (!strcmp(fmt, "json"))
+        rc = report_json(out, &p, &o);
+    else if (!strcmp(fmt, "html"))
+        rc = report_html(out, &p, &o);
+    else if (!strcmp(fmt, "speedscope")) {
+        /* speedscope's format has no place for them: warnings on stderr */
+        report_warnings_print(stderr, "rp-report: ", p.counters, p.n_counters);
+        rc = report_speedscope(out, &p, &o);
+    } else if (!strcmp(fmt, "folded")) {
+        /* folded lines are "stack VALUE" only (flamegraph.pl, speedscope):
+         * the warnings go to stderr */
+        report_warnings_print(stderr, "rp-report: ", p.counters, p.n_counters);
+        if (p.mode != RP_MODE_PROF)   /* nothing to fold: say so, not a silent empty file */
+            fprintf(stderr, "rp-report: note: a %s-mode run records tasks, not samples: no "
+                    "calling contexts to fold (RP_MODE=prof samples them; --format critpath "
+                    "or dot shows this run's paths)\n", p.mode == RP_MODE_PATH ? "path" : "trace");
+        rc = report_folded(out, &p, o.path_col >= 0 ? (uint32_t)o.path_col
+                                                    : RP_MET_PATH0 + o.path);
+    } else {
+        rc = report_text(out, &p, &o);
+        if (rc == 0 && have_run)
+            rc = phases_text(out, &run, o.top);
+        if (rc == 0 && have_run)
+            rc = report_paths_text(out, &run, 24, 20);
+    }
+    profile_free(&p);
+    free(rows);
+    free(slot);
+    if (have_run)
+        run_free(&run);
+    if (rc == 3)   /* --what-if: a target not found (said on stderr) */
+        return 1;
+    if (fflush(out) != 0 || rc != 0 || (out != stdout && fclose(out) != 0)) {
+        fprintf(stderr, "rp-report: error writing the report: %s\n", strerror(errno));
+        return 1;
+    }
+    return 0;
+}

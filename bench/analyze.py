@@ -260,7 +260,7 @@ def generate(out):
                  "default, `paper` the unweighted rule, for comparison.  These are lower "
                  "bounds: *join* and *join from bytes* repeat one input, which the branch "
                  "predictor learns, and inside MPI the weighted join costs more again; "
-                 "the ping-pong tables above measure it (\"Verdict, session 14\").")
+                 "the ping-pong tables above measure it (\"Per message\").")
         o.append("")
         o.append("| RP_SELECT | k | intervals/path | wire B | encode ns | decode ns | join ns "
                  "| join from bytes ns | join from bytes, cold L1i ns | per message ns |")

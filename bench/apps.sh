@@ -1,6 +1,6 @@
 #!/bin/bash
 # bench/apps.sh - whole-application overhead of rpprof on the proxy
-# applications in bench/apps/ (doc/performance-apps.md).
+# applications in bench/apps/ (doc/performance.md).
 #
 #   bench/apps.sh [BUILDDIR [RESULTDIR]]
 #

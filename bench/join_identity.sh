@@ -2,7 +2,7 @@
 # bench/join_identity.sh - is this tree's path-set join bit-identical to
 # revision REV's?  Builds bench/join_identity.c against this tree's
 # lib/core and REV's lib/core/pathset.c (names prefixed old_), and runs it.
-# For rewrites of the join that must not change a result (session 16).
+# For rewrites of the join that must not change a result.
 #
 #   bench/join_identity.sh [REV [ROUNDS [SEED]]]     (defaults HEAD, 20000, fixed)
 #

@@ -4,7 +4,7 @@
 # -fno-inline (so the static helpers of lib/core/pathset.c and wire.c show
 # as themselves) and run under callgrind.  Prints the instructions a
 # message and each function's share.  Instruction counts, not time: they
-# hold on a noisy machine (doc/performance.md, "Verdict, session 17").
+# hold on a noisy machine (doc/performance.md, "Per message").
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)

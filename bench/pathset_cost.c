@@ -18,7 +18,7 @@
  * between two joins).  joincold_ns is the join from bytes after running
  * 40 KB of straight-line code (more than a 32 KB L1i) before each join, the
  * eviction loop's own time subtracted: what a join costs when its code comes
- * from L2 (doc/performance.md, "Verdict, session 9").  The eviction is x86
+ * from L2 (doc/performance.md, "Per message").  The eviction is x86
  * only; elsewhere joincold_ns is the hot figure.
  *
  * usage: pathset_cost [k] [iv] [iters] [repr|paper|topk]   prints one line:

@@ -1,7 +1,7 @@
 #!/bin/bash
 # bench/random_campaign.sh - many seeds of the random MPI program under the
 # profiler, for what a handful of fixed seeds in `make check` cannot find
-# (session 16 found two defects and a fault of the test program this way;
+# (two defects and a fault of the test program were found this way;
 # doc/robustness.md "6b").
 #
 #   bench/random_campaign.sh BUILD_DIR [SEEDS [FIRST_SEED [full]]]

@@ -1,6 +1,6 @@
 #!/bin/bash
 # bench/scale_tools.sh - how rpprof's output and post-processing scale
-# (doc/performance-apps.md).
+# (doc/performance.md).
 #
 #   bench/scale_tools.sh [BUILDDIR [RESULTDIR]]
 #

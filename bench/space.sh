@@ -1,7 +1,7 @@
 #!/bin/bash
 # bench/space.sh - permanent space (rank-file bytes) of RP_MODE=trace, path
 # and prof, for bench/space_stencil.c at several rank counts and two run
-# lengths.  Prints a Markdown table (doc/space.md).
+# lengths.  Prints a Markdown table (doc/performance.md).
 #
 #   bench/space.sh [BUILDDIR]        # BUILDDIR holds lib/.libs/librpprof.so
 #

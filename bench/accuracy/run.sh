@@ -22,7 +22,7 @@
 # OUT_DIR/pooled.md.  One run is 21 phases a program, so its worst phase
 # and its medians move from run to run; doc/accuracy.md's tables pool 8.
 # ACC_ENV="VAR=VALUE ..." passes more settings to every rank, e.g.
-# ACC_ENV=RP_PHASE_K=1 for the phase-end exchange of sessions 7-12.
+# ACC_ENV=RP_PHASE_K=1 for the narrow phase-end exchange (k paths).
 set -eu
 build=$(cd "${1:?usage: run.sh BUILD_DIR [OUT_DIR]}" && pwd)
 out=${2:-$build/bench-accuracy}

@@ -17,8 +17,8 @@
 #     rank   each point carries its rank (paths above it), a join
 #            interpolates the other side's rank linearly
 #     rankl  ... logarithmically (upper half log R, lower half log N-R)
-#     sketch k paths and k-1 cost-only points (the runtime's rule since
-#            session 6; KR levels)
+#     sketch k paths and k-1 cost-only points (the runtime's rule;
+#            KR levels)
 import numpy as np, sys, os
 rng=np.random.default_rng(int(sys.argv[2]) if len(sys.argv)>2 else 1)
 import os

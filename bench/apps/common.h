@@ -1,6 +1,6 @@
 /* bench/apps/common.h - shared by the proxy applications (stencil.c, cg.c,
  * wavefront.c): options, the calibrated compute loop, nanosleep work, and
- * the summary line.  See doc/performance-apps.md.
+ * the summary line.  See doc/performance.md.
  *
  * Options every C app takes:
  *   --iters N      fixed iteration count (never adapted to speed)

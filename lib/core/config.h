@@ -13,7 +13,7 @@
 #define RP_DEFAULT_BUFFER   16384u
 #define RP_DEFAULT_EAGER    4040u     /* Open MPI vader eager payload */
 /* RP_PHASE_K's default: 4 (k - 1) + 1 paths, so the k report levels are
- * levels of the wide set too (doc/accuracy.md, session 13) */
+ * levels of the wide set too (doc/accuracy.md) */
 #define RP_PHASE_K_MULT     4u
 
 /* RP_PHASE_K's default for k paths (at most RP_MAX_K): the one the report's

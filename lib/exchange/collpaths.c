@@ -23,14 +23,14 @@
  * is not a power of two, which sends the chosen k).  Measured: the
  * butterfly's last rounds join two halves of equal weight, and summarising
  * that union in k paths lost most of the accuracy the joins before had
- * kept (doc/accuracy.md, session 13: real LULESH at k = 5, medians
+ * kept (doc/accuracy.md: real LULESH at k = 5, medians
  * 1.9-3.3 % of a phase's range -> 0.6-1.0 %).  Once a phase, so no
  * message of the program pays for it.  Two
  * members skip it: their one round is the plain join of their two sets,
  * which sees both sets' sketch boxes, where choosing k from the wide union
  * sees that union's boxes re-centred one a gap.  The two pick the same
- * paths for 93-99.8 % of random pairs (k = 9 .. 3, sets with sketches;
- * session 16), and the plain join costs ~0.5 us less.  tools/common/replay.c
+ * paths for 93-99.8 % of random pairs (k = 9 .. 3, sets with sketches),
+ * and the plain join costs ~0.5 us less.  tools/common/replay.c
  * skips it too. */
 #include <stdlib.h>
 #include <string.h>

@@ -454,7 +454,7 @@ static int dec_head(const rp_section *s, rp_rankdata *d, char *err, size_t errle
     }
     free(exe);
     free(host);
-    /* later v1 additions, read when there: phase_k (session 14) */
+    /* later v1 additions, read when there: phase_k */
     d->phase_k = ok && rpdec_left(&r) >= 4 ? rpdec_u32(&r) : 0;
     /* Bytes after the known fields are later v1 additions: ignored. */
     if (!ok) {

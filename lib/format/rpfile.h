@@ -70,7 +70,7 @@ typedef struct rp_pathsum {
 typedef struct rp_edge {
     uint32_t kind;        /* RP_EDGE_* */
     uint32_t bytes;       /* MSG: payload bytes; COLL: my rank in the communicator
-                             + 1 (0: not recorded, files before session 15) */
+                             + 1 (0: not recorded, older files) */
     uint64_t event;       /* my event where it joins (receive completion / collective) */
     uint32_t peer;        /* MSG: sender's world rank */
     uint32_t coll_kind;   /* COLL: RP_COLL_* */

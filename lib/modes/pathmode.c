@@ -227,7 +227,7 @@ static void coll_record(rp_comm *c, int kind, int root, int phase_end, uint64_t 
     e->phase_end = (uint32_t)phase_end;
     e->part = part;
     /* my rank in the communicator + 1: the tools order the members as the
-     * exchange does (0 in files before session 15: world order) */
+     * exchange does (0 in older files: world order) */
     e->bytes = (uint32_t)c->rank + 1;
     if (kind == RP_COLL_SCAN)
         e->root = (uint32_t)c->rank;

@@ -10,7 +10,7 @@
 #   - RP_SELECT=repr (default): every middle level's median error <= 8 %
 #     (measured 1.4-5.2 % on these short runs with the sketch points, Open
 #     MPI and MPICH; 4.2-5.6 % without them; 0.8-1.4 % with the wide
-#     phase-end exchange of session 13: 12 phases do not separate such
+#     phase-end exchange: 12 phases do not separate such
 #     rules, bench/accuracy (doc/accuracy.md) measures the difference);
 #   - the phase-end exchange was wide under repr (phase_exchanges_wide > 0,
 #     JSON phase_k 17) and not under paper (0, phase_k = k);

@@ -89,7 +89,7 @@ random_case() { # NET NP [K [full]]
                 continue
             fi
             # the replay at 2 ranks once chose the phase end from a wide set
-            # the runtime skips there, and differed (session 16)
+            # the runtime skips there, and differed
             if [ "$mode" = trace ] && [ "$np" -ge 2 ] && ! agree=$(replay_agrees "$RP_DIR" "$k"); then
                 rp_fail "$what: the replay differs from the run (levels equal, of all: ${agree:-none})"
                 continue

@@ -301,7 +301,7 @@ static void test_roundtrip(void)
     }
 }
 
-/* HEAD's phase_k (session 14): 0 = not recorded reads back as 0; fewer
+/* HEAD's phase_k: 0 = not recorded reads back as 0; fewer
  * paths than k is refused. */
 static void test_phase_k(void)
 {

@@ -17,8 +17,8 @@
  * paths, and each join moves in the direction that keeps that range
  * smallest, so the moves along a path offset each other.  The result is
  * within `bound_ns` = the largest |recorded - true| of the phase's paths;
- * with g = 1 ns it is exact.  (Until session 15 the bound was the most
- * moves on one path x g/2: 3-4 times wider on the accuracy corpus, 42 % of
+ * with g = 1 ns it is exact.  (The simpler bound, the most
+ * moves on one path x g/2, is 3-4 times wider on the accuracy corpus, 42 % of
  * the range on NAS CG class B at 16 ranks.)
  *
  * Percentile q of N paths, sorted by cost descending: the cost at 0-based

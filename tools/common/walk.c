@@ -189,7 +189,7 @@ static wcoll *coll_get(wstate *o, const rp_edge *ed, int create)
 
 /* Members in the order the runtime's exchange takes them: by rank in the
  * communicator (the dissemination's positions, a reduce root's join order;
- * lib/mpi/wrap_coll.c), as the rank files record it since session 15.
+ * lib/mpi/wrap_coll.c), as the rank files record it.
  * Older files do not: world order then, which is the same wherever the
  * communicator keeps the world's order. */
 static int cmp_member(const void *a, const void *b)

@@ -38,8 +38,8 @@ const char *report_level_label(const rp_profile *p, uint32_t j, char *buf, size_
 /* The accuracy benchmark's measured errors (doc/accuracy.md "Measured",
  * `ACC_RUNS=8 bench/accuracy/run.sh`: 1-D halo, 2-D stencil and
  * master-worker at 8 and 16 ranks, 21 phases each, seeds 1-8 pooled): per
- * rule, k, middle level and phase-end exchange (wide: RP_PHASE_K's, session
- * 13; not: every exchange before it, and RP_PHASE_K=1, session 11, both
+ * rule, k, middle level and phase-end exchange (wide: RP_PHASE_K's;
+ * not: every exchange before it, and RP_PHASE_K=1; both
  * rules from the same runs, 2026-11-26), the largest per-program median
  * and the worst phase, % of a phase's longest - shortest, then the same of
  * the rank error in percentile points (pool.py's last column).  Update
@@ -90,7 +90,7 @@ int report_phase_k_unmeasured(const rp_profile *p)
 int report_level_error(const rp_profile *p, uint32_t j, rp_level_error *out)
 {
     /* the phase-end exchange was wide (lib/exchange/collpaths.c) if the
-     * rank files say so (phase_k, session 14); older ones only by the
+     * rank files say so (phase_k); older ones only by the
      * counter, and at 2 ranks it is skipped as picking the same, and 1 has
      * none */
     int wide = p->phase_k ? p->phase_k > p->k

@@ -13,7 +13,7 @@ typedef struct rp_rankrow {
     int64_t  wall_ns;      /* MPI_Init return .. MPI_Finalize entry */
     /* exact (counter task_time_ns: the sum of the rank's task costs; MPI =
      * wall - task) when the file has it, else the sampled columns
-     * RP_MET_RANK and RP_MET_MPI (files before session 12) */
+     * RP_MET_RANK and RP_MET_MPI (older files) */
     int      exact;
     int64_t  task_ns;      /* time outside MPI event calls */
     int64_t  mpi_ns;       /* time inside them, waiting included */

@@ -129,8 +129,11 @@ demo() {
     local dir=$BUILD/rpprof-demo
     rm -rf "$dir"
     cd "$BUILD/examples"
-    say "mpirun -np $NP $PREFIX/bin/rp-run ./imbalance    (RP_OUTPUT=$dir)"
-    RP_OUTPUT=$dir mpirun -np "$NP" "${MPIRUN_FLAGS[@]}" -x RP_OUTPUT "$PREFIX/bin/rp-run" ./imbalance
+    say "the demo: examples/imbalance, a 1-D stencil whose rank 0 does 4x the work of the others"
+    echo "    every iteration; look at the path-length distribution (the 100 % path runs through"
+    echo "    heavy() on rank 0, the 0 % path has none of it) and the 100-0% column of the tree."
+    say "mpirun -np $NP $PREFIX/bin/rp-run --period 1000 ./imbalance    (RP_OUTPUT=$dir)"
+    RP_OUTPUT=$dir mpirun -np "$NP" "${MPIRUN_FLAGS[@]}" -x RP_OUTPUT "$PREFIX/bin/rp-run" --period 1000 ./imbalance
     say "$PREFIX/bin/rp-report $dir"
     "$PREFIX/bin/rp-report" "$dir"
     "$PREFIX/bin/rp-report" --format html -o "$dir/report.html" "$dir" &&

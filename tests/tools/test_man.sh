@@ -96,6 +96,15 @@ for t in rp-run rp-report rp-merge; do
     pass "$t: $n options, each in --help and in $t(1); each documented one accepted"
 done
 
+# rp-report --help prints --check-bins' range from tools/common/oracle.h: the
+# page must state the same
+range=$(sed -n 's/.*--check-bins N.*(\([0-9]*\.\.[0-9]*\)).*/\1/p' "$work/rp-report.help.txt")
+if [ -z "$range" ]; then
+    fail "rp-report --help: no range for --check-bins"
+elif ! grep -A10 'check\\-bins " ' "$man_dir/rp-report.1" | grep -q "($range;"; then
+    fail "rp-report.1: --check-bins is not documented with the range $range of rp-report --help"
+fi
+
 # ---- 2. rendering ------------------------------------------------------------
 have_man=0
 command -v man >/dev/null 2>&1 && have_man=1

@@ -33,8 +33,9 @@ NP=${NP:-4}
 
 PACKAGES="build-essential autoconf automake libtool pkg-config openmpi-bin libopenmpi-dev
 libunwind-dev libdw-dev libelf-dev python3 gfortran graphviz valgrind mpich libmpich-dev
-chromium python3-jsonschema"   # chromium: the headless-browser tests of --format html and
-                               # speedscope; python3-jsonschema: speedscope's schema
+chromium python3-jsonschema man-db"   # chromium: the headless-browser tests of --format html and
+                               # speedscope; python3-jsonschema: speedscope's schema;
+                               # man-db (groff): tests/tools/test_man.sh renders the pages
 # speedscope (npm; Debian has no package): its own importer reads
 # rp-report --format speedscope in tests/tools/test_speedscope.sh.  Pinned:
 # the test reads speedscope's page, whose markup may change between versions.

@@ -12,45 +12,25 @@
 #include <sys/stat.h>
 
 
+/* --help: a synopsis, one line an option.  The manual page rp-merge(1)
+ * (doc/man/rp-merge.1) documents them all; tests/tools/test_man.sh checks
+ * that every option parsed below is in both. */
 static const char usage_text[] =
     "Usage: rp-merge [OPTION]... DIR\n"
-    "Merge the per-rank measurement files of an rpprof run into one profile.\n"
+    "Merge the per-rank files DIR/rank-NNNNN.rpp of an rpprof run into one\n"
+    "symbolised profile, DIR/profile.rpm, for rp-report.\n"
     "\n"
-    "rp-merge reads every DIR/rank-NNNNN.rpp written by the rpprof runtime at\n"
-    "MPI_Finalize (other files are ignored), unions the ranks' calling-context\n"
-    "trees (contexts are matched by module and address), sums the metrics of\n"
-    "each context over ranks, resolves every address to function, source file\n"
-    "and line (with inlined frames) from the modules' DWARF via elfutils, and\n"
-    "writes the result to DIR/profile.rpm for rp-report.\n"
-    "\n"
-    "Each missing or unreadable rank file is named on standard error and the\n"
-    "other ranks are merged.  A module that no longer exists, or whose build-id\n"
-    "differs from the one recorded at run time, is reported once; its frames are\n"
-    "then named MODULE+0xOFFSET.\n"
-    "\n"
-    "Options:\n"
-    "  -o, --output FILE  write the merged profile to FILE (default DIR/profile.rpm)\n"
-    "  -q, --quiet        do not list missing ranks one by one (a summary remains)\n"
-    "      --min-share PCT  fold every calling context whose time is under PCT\n"
-    "                     percent of each metric column's total (the whole-rank\n"
-    "                     profile, MPI, every path), with its callees, into one\n"
-    "                     context \"<contexts under PCT %>\" under the root.  No\n"
-    "                     time is lost: a source line or MPI call with PCT percent\n"
-    "                     of a column over the whole profile keeps its name (under\n"
-    "                     that context, without its callers), the rest adds to that\n"
-    "                     context's own time; every column's total, and every\n"
-    "                     such line's total, are unchanged.  Bounds the profile's\n"
-    "                     size by the program, not the run's length.\n"
-    "                     Default 0.1; 0 keeps every context.  rp-report says how\n"
-    "                     many were folded.\n"
-    "  -h, --help         show this help and exit\n"
-    "  -V, --version      show the version and exit\n"
+    "  -o, --output FILE    write the merged profile to FILE (default DIR/profile.rpm)\n"
+    "  -q, --quiet          do not list missing ranks one by one\n"
+    "      --min-share PCT  fold contexts under PCT % of every column into one\n"
+    "                         (default 0.1; 0 keeps every context)\n"
+    "  -h, --help           show this help and exit\n"
+    "  -V, --version        show the version and exit\n"
     "\n"
     "Exit status: 0 if at least one rank was merged and the profile written;\n"
     "1 if no rank could be merged or the output could not be written;\n"
     "2 on a usage error.\n"
-    "\n"
-    "Formats: doc/formats.md.  See also: rp-report(1).\n";
+    "Full documentation: man rp-merge (rp-merge(1)); files: man rpprof (rpprof(7)).\n";
 
 int main(int argc, char **argv)
 {

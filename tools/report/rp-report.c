@@ -29,117 +29,41 @@
 #include <sys/stat.h>
 
 
+/* --help: a synopsis, one line an option.  The manual page rp-report(1)
+ * (doc/man/rp-report.1) documents them all; tests/tools/test_man.sh checks
+ * that every option parsed below is in both. */
 static const char usage_text[] =
     "Usage: rp-report [OPTION]... DIR|PROFILE\n"
-    "Report the representative paths measured by rpprof.\n"
+    "Report the representative paths of an rpprof measurement directory DIR\n"
+    "(its rank files, or DIR/profile.rpm if up to date) or of a merged PROFILE.\n"
     "\n"
-    "DIR is a measurement directory (rank-NNNNN.rpp files written at MPI_Finalize);\n"
-    "its merged profile DIR/profile.rpm is used when it is at least as new as\n"
-    "every rank file, otherwise the rank files are merged in memory (as rp-merge\n"
-    "would, without writing anything).  PROFILE is a profile.rpm file.\n"
-    "\n"
-    "Options:\n"
-    "  -f, --format FMT   text (default): header with a warning for every loss\n"
-    "                       counter, path-length distribution with samples per\n"
-    "                       path, per-rank table (DIR only), MPI time by call\n"
-    "                       site, phases by spread (path/trace modes),\n"
-    "                       hotspots of the whole program beside hotspots on a\n"
-    "                       path (by function and by line), and the calling-context\n"
-    "                       tree with every path as % of the critical path and the\n"
-    "                       differences 100%-0% and between the two middle paths;\n"
-    "                     json: one JSON object (ranks, k, mode, phases,\n"
-    "                       wall_seconds, paths[] in descending percentile with\n"
-    "                       cost_seconds, per-phase min/median/max and top[] source\n"
-    "                       lines, hotspots[], counters, ranks_missing);\n"
-    "                     html: one self-contained page (no network): warnings,\n"
-    "                       distribution, per-phase costs, per-rank bars, hotspots,\n"
-    "                       MPI call sites, a flame graph per path and the\n"
-    "                       differential 100%-0%, a collapsible tree; -o FILE\n"
-    "                     folded: one line per calling context, 'f1;f2;f3 VALUE'\n"
-    "                       with VALUE in microseconds of exclusive time on the\n"
-    "                       chosen path, for flamegraph.pl or speedscope\n"
-    "                       (prof mode: path and trace runs record tasks,\n"
-    "                       not samples, so they fold to nothing; a note\n"
-    "                       on stderr says so)\n"
-    "                     speedscope: one speedscope JSON file (speedscope.app,\n"
-    "                       or the speedscope npm package, offline): the k paths,\n"
-    "                       the whole program's computation and its MPI time as\n"
-    "                       sampled profiles, weights in seconds; -o FILE\n"
-    "                     critpath: the critical path in critPath.out lines:\n"
-    "                       one per vertex ('MPI_Send 0': function and world rank,\n"
-    "                       -1 for MPI_Init, MPI_Finalize and collectives) and one\n"
-    "                       per edge (a task: its seconds, rounded to an integer\n"
-    "                       unless --digits is given; a message: its bytes);\n"
-    "                       needs RP_MODE=path (path 0) or RP_MODE=trace (computed\n"
-    "                       offline from the task graph)\n"
-    "                     dot: Graphviz DOT; path mode: the k paths of every\n"
-    "                       phase; trace mode: the whole task graph with the\n"
-    "                       critical path in red (--phase N: one phase only)\n"
-    "  -c, --check        trace mode: per phase, the offline longest and shortest\n"
-    "                       paths of the task graph against the online 100 % and\n"
-    "                       0 % path costs; path mode: every reassembled path's\n"
-    "                       tasks against its cost.  A table; exit 0 if all agree\n"
-    "                       within 1 us per phase, 1 otherwise, 3 if all it could\n"
-    "                       check agrees but a path's summary overflowed (path\n"
-    "                       mode: its tail after the overflow is not rebuilt).\n"
-    "                       Trace mode also compares the middle paths with the\n"
-    "                       exact percentiles of all paths: per level the median\n"
-    "                       and worst error (cost, % of the phase's range) and\n"
-    "                       rank error (percentile points from the level to\n"
-    "                       where the path sits among all paths), per phase\n"
-    "                       online / exact / signed error / rank error.  With\n"
-    "                       --format json: one JSON object with the same\n"
-    "                       numbers (doc/paths.md)\n";
+    "  -f, --format FMT   text (default), json, html, speedscope, folded,\n"
+    "                       critpath or dot\n"
+    "  -o, --output FILE  write the report to FILE instead of standard output\n"
+    "  -p, --path N       the path to follow: 0 = critical (default) .. k-1;\n"
+    "                       folded also 'rank' or 'mpi'\n"
+    "  -n, --top N        entries per hotspot list (default 10)\n"
+    "  -t, --threshold P  text tree: hide contexts under P % (default 1)\n"
+    "  -c, --check        check the online paths against the task graph (trace)\n"
+    "                       or their tasks (path mode); exit 1 if they differ\n";
 
-/* --check-bins' lines: its range from oracle.h */
+/* --check-bins' line: its range from oracle.h */
 static const char usage_bins[] =
-    "      --check-bins N the exact percentiles' histograms: N bins across each\n"
-    "                       phase's range (%u..%u; default %u-%u by\n"
-    "                       the phase's size).  More bins: a smaller rounding\n"
-    "                       bound (printed with the table), a longer run in\n"
-    "                       proportion\n";
+    "      --check-bins N --check: histogram bins per phase (%u..%u)\n";
 
 static const char usage_tail[] =
-    "  -o, --output FILE  write the report to FILE instead of standard output\n"
-    "  -p, --path N       the path to follow: 0 = 100th percentile (critical,\n"
-    "                       default) .. k-1 = 0th; for folded also 'rank' (every\n"
-    "                       sample of every rank) or 'mpi' (time inside MPI)\n"
-    "  -n, --top N        entries per hotspot list (default 10)\n"
-    "      --digits N     critpath: task seconds with N decimals (0..9; default\n"
-    "                       0, the format's integer seconds; 6 = microseconds)\n"
     "      --what-if FUNCTION=PERCENT, --what-if FILE:LINE=PERCENT\n"
-    "                     estimate the critical path if that function's (or\n"
-    "                       line's) exclusive time were PERCENT % smaller, from\n"
-    "                       every kept path of every phase (prof mode keeps path\n"
-    "                       costs summed over phases: the estimate if the phases\n"
-    "                       are alike, and an upper bound), with the estimate's\n"
-    "                       limits; may be repeated; prints text, not a report\n"
-    "      --phase N      dot: only phase N (0-based); trace mode: that\n"
-    "                       phase's critical path\n"
-    "      --min-share P  when rp-report merges the rank files itself (no\n"
-    "                       up-to-date DIR/profile.rpm): fold contexts under P %\n"
-    "                       of every column, as rp-merge --min-share (default\n"
-    "                       0.1; 0 keeps every context)\n"
-    "  -t, --threshold P  text tree: hide contexts under P % of the critical path\n"
-    "                       on every shown path (default 1; 0 shows all)\n"
+    "                     estimate the critical path if that code were faster\n"
+    "      --digits N     critpath: task seconds with N decimals (0..9)\n"
+    "      --phase N      dot: only phase N\n"
+    "      --min-share P  when merging rank files: fold contexts under P %\n"
     "  -h, --help         show this help and exit\n"
     "  -V, --version      show the version and exit\n"
     "\n"
-    "Warnings: every non-zero loss counter of the counter table, in every view\n"
-    "(text header; JSON \"warnings\"; DOT comments; stderr for folded, critpath\n"
-    "and --check).  Sample counts are estimated (sampled time / mean sample\n"
-    "weight); '~' in the tree marks a difference within sampling noise\n"
-    "(doc/report.md).\n"
-    "\n"
-    "Path percentile j of k is 100*(k-1-j)/(k-1).  Costs are task time (time\n"
-    "outside MPI) summed over phases; the critical path is close to the wall\n"
-    "time of a compute-bound program.  Times in the tree and the hotspot lists\n"
-    "come from sampling (RP_PERIOD) and are exclusive to the context or line.\n"
-    "\n"
-    "Exit status: 0 on success; 1 if the data cannot be read (no rank files,\n"
-    "corrupt or incompatible files); 2 on a usage error.\n"
-    "\n"
-    "Formats: doc/formats.md.  See also: rp-merge(1).\n";
+    "Exit status: 0 on success; 1 if the data cannot be read; 2 on a usage\n"
+    "error (--check: 1 if the paths disagree, 3 if partly rebuilt).\n"
+    "Full documentation: man rp-report (rp-report(1)); settings, counters and\n"
+    "files: man rpprof (rpprof(7)).\n";
 
 static int parse_u32(const char *s, uint32_t *v)
 {
@@ -340,8 +264,7 @@ int main(int argc, char **argv)
             check = 1;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             fputs(usage_text, stdout);
-            printf(usage_bins, RP_ORACLE_BINS_ASK_MIN, RP_ORACLE_BINS_ASK_MAX,
-                   RP_ORACLE_BINS_MIN, RP_ORACLE_BINS_MAX);
+            printf(usage_bins, RP_ORACLE_BINS_ASK_MIN, RP_ORACLE_BINS_ASK_MAX);
             fputs(usage_tail, stdout);
             return 0;
         } else if (!strcmp(a, "-V") || !strcmp(a, "--version")) {

@@ -28,6 +28,10 @@ static const char usage_text[] =
     "differs from the one recorded at run time, is reported once; its frames are\n"
     "then named MODULE+0xOFFSET.\n"
     "\n"
+    "The rank files of one profile come from one job (each records its job's\n"
+    "identity): if DIR holds rank files of several jobs, rp-merge names the\n"
+    "files of each job but the newest and fails, unless --newest-job is given.\n"
+    "\n"
     "Options:\n"
     "  -o, --output FILE  write the merged profile to FILE (default DIR/profile.rpm)\n"
     "  -q, --quiet        do not list missing ranks one by one (a summary remains)\n"
@@ -43,11 +47,15 @@ static const char usage_text[] =
     "                     size by the program, not the run's length.\n"
     "                     Default 0.1; 0 keeps every context.  rp-report says how\n"
     "                     many were folded.\n"
+    "      --newest-job   if DIR holds rank files of several jobs, merge the\n"
+    "                     newest job's (latest start) and leave out the others,\n"
+    "                     naming them, instead of failing\n"
     "  -h, --help         show this help and exit\n"
     "  -V, --version      show the version and exit\n"
     "\n"
     "Exit status: 0 if at least one rank was merged and the profile written;\n"
-    "1 if no rank could be merged or the output could not be written;\n"
+    "1 if no rank could be merged, the rank files belong to several jobs\n"
+    "(without --newest-job) or the output could not be written;\n"
     "2 on a usage error.\n"
     "\n"
     "Formats: doc/formats.md.  See also: rp-report(1).\n";
@@ -55,7 +63,7 @@ static const char usage_text[] =
 int main(int argc, char **argv)
 {
     const char *out = NULL, *dir = NULL;
-    rp_merge_opts o = {"rp-merge", 0, RP_PRUNE_DEFAULT_PCT};
+    rp_merge_opts o = {"rp-merge", 0, RP_PRUNE_DEFAULT_PCT, 0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -66,6 +74,8 @@ int main(int argc, char **argv)
             return 0;
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
             o.quiet = 1;
+        } else if (!strcmp(a, "--newest-job")) {
+            o.newest_job = 1;
         } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
             if (++i >= argc) {
                 fprintf(stderr, "rp-merge: %s needs a file name\n", a);

@@ -189,6 +189,22 @@ static int claim(int dfd)
     return 1;
 }
 
+/* Rank 0: say in the lock file which job claimed the directory last
+ * ("rpprof-job ID START_NS\n", doc/robustness.md "Job identity"): a job
+ * that dies before any rank file is written still tells the tools that the
+ * files there are an older job's. */
+static void mark_job(const rp_jobid *j)
+{
+    if (lock_fd < 0)
+        return;
+    char line[96];
+    int n = snprintf(line, sizeof line, "rpprof-job %016llx %lld\n", (unsigned long long)j->id,
+                     (long long)j->start_ns);
+    /* best effort: without it the tools go by the rank files alone */
+    if (n > 0 && ftruncate(lock_fd, 0) == 0 && pwrite(lock_fd, line, (size_t)n, 0) != n)
+        (void)ftruncate(lock_fd, 0);
+}
+
 /* Rank 0: create (or accept) the directory; "" + message on failure. */
 static int make_dir(char *msg, size_t msgcap)
 {
@@ -278,6 +294,7 @@ static int make_dir(char *msg, size_t msgcap)
         rp_warn(0, "RP_OUTPUT '%s' is in use by another running job; this job writes into '%s'",
                 base, out_dir);
     }
+    mark_job(&g_job);
     close(dfd);
     return 0;
 fail:
@@ -309,8 +326,9 @@ int output_prepare(void)
     rp_jobid job;
     memset(&job, 0, sizeof job);
     if (rp_rt.rank == 0) {
+        job_draw(&g_job);
+        job = g_job;
         status = make_dir(msg, sizeof msg);
-        job_draw(&job);
     }
     /* The job's identity travels with the directory's name: no collective
      * of its own (the shadow communicator's one broadcast of rp_start). */

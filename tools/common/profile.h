@@ -63,6 +63,9 @@ typedef struct rp_profile {
      * merged (rankfiles_job_name) and the files of the others, left out
      * ("DIR/rank-NNNNN.rpp: job ..."); "" and 0 otherwise. */
     char      job[400];
+    char      last_job[400];   /* the job that claimed the directory last when it
+                                  left no rank file (rankfiles.h "stale"): the
+                                  files are an older job's; "" otherwise */
     uint32_t  n_jobs;
     uint32_t  n_left_out;
     char    **left_out;

@@ -8,8 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 
 typedef struct rankfile {
@@ -124,6 +126,33 @@ typedef struct jobgroup {
     int64_t  newest_mtime;
 } jobgroup;
 
+/* DIR/.rpprof.lock: "rpprof-job ID START_NS" (lib/runtime/output.c); 1 if
+ * read, 0 if absent, empty (an older library, or no flock) or not that. */
+static int read_last_job(const char *dir, rp_jobid *j)
+{
+    memset(j, 0, sizeof *j);
+    char *path;
+    if (asprintf(&path, "%s/.rpprof.lock", dir) < 0)
+        return 0;
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+    free(path);
+    if (fd < 0)
+        return 0;
+    char buf[128];
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return 0;
+    buf[n] = '\0';
+    unsigned long long id;
+    long long start;
+    if (sscanf(buf, "rpprof-job %16llx %lld", &id, &start) != 2 || id == 0)
+        return 0;
+    j->id = id;
+    j->start_ns = start;
+    return 1;
+}
+
 /* Is a newer than b?  (rankfiles.h: the rule) */
 static int newer(const jobgroup *a, const jobgroup *b)
 {
@@ -193,6 +222,14 @@ int rankfiles_list_job(const char *dir, uint32_t **ranks, char ***paths, uint32_
     for (uint32_t k = 1; ok && k < ng; k++)
         if (newer(&g[k], &g[best]))
             best = k;
+    /* The job that claimed DIR last, if it left files, whatever the clocks say. */
+    rp_jobid last;
+    int have_last = ok && ng && read_last_job(dir, &last), last_has_files = 0;
+    for (uint32_t k = 0; have_last && k < ng; k++)
+        if (g[k].job.id == last.id && g[k].job.start_ns == last.start_ns) {
+            best = k;
+            last_has_files = 1;
+        }
     /* Keep the newest job's files (and those whose job is unreadable). */
     uint32_t w = 0, i = 0;
     int listed = ok;
@@ -233,6 +270,10 @@ int rankfiles_list_job(const char *dir, uint32_t **ranks, char ***paths, uint32_
         pick->n_jobs = ng;
         pick->job = g[best].job;
         pick->n_kept = g[best].files;
+        pick->have_last = have_last;
+        if (have_last)
+            pick->last = last;
+        pick->stale = have_last && !last_has_files;
     }
     free(grp);
     free(g);

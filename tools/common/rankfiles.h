@@ -9,10 +9,11 @@
 
 /* One job per report (doc/robustness.md "Job identity"): when DIR's rank
  * files belong to more than one job (their JOB sections differ; a file
- * without one is "job unknown"), the newest job is kept: the one with a
- * known identity and the latest start time; equal start times (or no
- * known job) go to the job with more files, then to the newest file's
- * mtime.  The files of the other jobs are left out.  A file whose job
+ * without one is "job unknown"), the newest job is kept: the job that
+ * claimed DIR last if it has files (DIR/.rpprof.lock names it), else the
+ * one with a known identity and the latest start time; equal start times
+ * (or no known job) go to the job with more files, then to the newest
+ * file's mtime.  The files of the other jobs are left out.  A file whose job
  * cannot be read stays in the list (its reader says what is wrong). */
 typedef struct rp_jobpick {
     uint32_t  n_jobs;       /* distinct jobs among the files (0: no file) */
@@ -22,6 +23,14 @@ typedef struct rp_jobpick {
     char    **left;         /* their paths "DIR/name" */
     uint32_t *left_ranks;   /* and the ranks their names say */
     char    **left_job;     /* and a name of each one's job (rankfiles_job_name) */
+    /* The job that claimed DIR last (its rank 0 wrote its identity into
+     * DIR/.rpprof.lock at MPI_Init; start_ns and id only, launcher "").  When
+     * it has rank files it is the job kept, whatever the start times say;
+     * stale = 1: it has none (it died before writing any), so every file
+     * is an older job's. */
+    int       have_last;
+    rp_jobid  last;
+    int       stale;
 } rp_jobpick;
 
 /* The rank files of DIR of its newest job, sorted by rank: ranks[i] and

@@ -540,6 +540,21 @@ int merge_dir(const char *dir, const rp_merge_opts *o, rp_profile *p)
             return -1;
         }
     }
+    if (pick.stale) {
+        char kept[400], last[400];
+        rankfiles_job_name(&pick.job, kept, sizeof kept);
+        rankfiles_job_name(&pick.last, last, sizeof last);
+        fprintf(stderr, "%s: %s: %s: the last job to use this directory, %s, left no rank "
+                        "file (it died before writing one); the rank files here are of an "
+                        "older job, %s\n", o->prog, dir, o->newest_job ? "warning" : "error",
+                last, kept);
+        if (!o->newest_job) {
+            fprintf(stderr, "%s: %s: merge them anyway with --newest-job\n", o->prog, dir);
+            rankfiles_pick_free(&pick);
+            rankfiles_free(franks, fpaths, nfiles);
+            return -1;
+        }
+    }
     if (nfiles == 0) {
         rankfiles_pick_free(&pick);
         fprintf(stderr, "%s: %s: no rank files (rank-NNNNN.rpp) found\n", o->prog, dir);
@@ -617,6 +632,10 @@ int merge_dir(const char *dir, const rp_merge_opts *o, rp_profile *p)
     p->phase_k = f->phase_k;
     p->wall_ns = s.wall_ns;
     memcpy(p->exe, f->exe, sizeof p->exe);
+    if (pick.stale) {
+        rankfiles_job_name(&pick.job, p->job, sizeof p->job);
+        rankfiles_job_name(&pick.last, p->last_job, sizeof p->last_job);
+    }
     if (pick.n_left) {
         rankfiles_job_name(&pick.job, p->job, sizeof p->job);
         p->n_jobs = pick.n_jobs;

@@ -147,6 +147,16 @@ static int warnings_json(FILE *f, const rp_profile *p)
         free(m);
         first = 0;
     }
+    if (p->last_job[0]) {
+        char m[1000];
+        snprintf(m, sizeof m, "the last job to use the directory, %s, left no rank file (it "
+                 "died before writing one); this report is of an older job, %s", p->last_job,
+                 p->job);
+        fprintf(f, "%s{\"counter\": null, \"value\": 0, \"message\": ", first ? "" : ", ");
+        jstr(f, m);
+        fputs(", \"remedy\": \"\"}", f);
+        first = 0;
+    }
     if (p->stats.nphases == 0)
         fprintf(f, "%s{\"counter\": null, \"value\": 0, \"message\": \"no phase completed; "
                    "path costs are 0\", \"remedy\": \"\"}", first ? "" : ", ");

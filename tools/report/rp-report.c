@@ -188,13 +188,13 @@ static int load(const char *arg, double min_share, rp_profile *p)
     rp_jobpick pick;
     int mixed = 0;
     if (have && nrank && rankfiles_list_job(arg, &jr, &jp, &nj, &pick) == 0) {
-        mixed = pick.n_left > 0;
+        mixed = pick.n_left > 0 || pick.stale;
         rankfiles_pick_free(&pick);
         rankfiles_free(jr, jp, nj);
     }
     if (have && mixed) {
-        fprintf(stderr, "rp-report: %s: the rank files belong to several jobs; merging the "
-                        "newest job's in memory\n", arg);
+        fprintf(stderr, "rp-report: %s: the rank files are not all of the last job; merging "
+                        "the newest job's in memory\n", arg);
     } else if (have && t >= newest) {
         if (profile_read(prof, p, err, sizeof err) == 0) {
             free(prof);

@@ -79,6 +79,10 @@ static void header(FILE *f, const rp_profile *p)
         for (uint32_t i = 0; i < p->n_left_out; i++)
             fprintf(f, "             %s\n", p->left_out[i]);
     }
+    if (p->last_job[0])
+        fprintf(f, "  warning: the last job to use this directory, %s,\n           left no rank "
+                   "file (it died before writing one); this report is of an OLDER job,\n"
+                   "           %s\n", p->last_job, p->job);
     /* every loss counter of lib/core/counters.def, with meaning and remedy */
     report_warnings_print(f, "  ", p->counters, p->n_counters);
     if (st->nphases == 0)

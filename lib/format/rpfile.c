@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -797,14 +798,20 @@ static uint32_t le32(const uint8_t *p)
 int rpfile_read_job(const char *path, rp_jobid *job, char *err, size_t errlen)
 {
     memset(job, 0, sizeof *job);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* O_NONBLOCK: a FIFO or device named like a rank file must not hang */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0) {
-        rp_seterr(err, errlen, "%s", strerror(errno));
+        rp_seterr(err, errlen, "cannot open: %s", strerror(errno));
         return -1;
     }
     uint8_t h[RP_SEC_HDR_BYTES];
     int rc = -1;
-    off_t size = lseek(fd, 0, SEEK_END), at = 16;
+    struct stat sb;
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        rp_seterr(err, errlen, "not a regular file");
+        goto out;
+    }
+    off_t size = sb.st_size, at = 16;
     if (size < 16 || read_full(fd, h, 16, 0) != 0 || memcmp(h, RP_FILE_MAGIC, 8) != 0 ||
         le32(h + 8) != RP_FILE_VERSION) {
         rp_seterr(err, errlen, "not a rank file of version %u", RP_FILE_VERSION);

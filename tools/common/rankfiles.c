@@ -136,6 +136,11 @@ static int read_last_job(const char *dir, rp_jobid *j)
         return 0;
     int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
     free(path);
+    struct stat sb;
+    if (fd >= 0 && (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode))) {
+        close(fd);
+        return 0;
+    }
     if (fd < 0)
         return 0;
     char buf[128];

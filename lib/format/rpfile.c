@@ -13,6 +13,9 @@
 #include "format/rpio.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +32,7 @@
 #define TAG_PSUM RP_TAG('P', 'S', 'U', 'M')
 #define TAG_EDGE RP_TAG('E', 'D', 'G', 'E')
 #define TAG_PCOV RP_TAG('P', 'C', 'O', 'V')
+#define TAG_JOB  RP_TAG('J', 'O', 'B', ' ')
 
 #define MAX_NRANKS     (1u << 28)
 #define MAX_MODULES    65536u
@@ -163,6 +167,10 @@ int rpfile_validate(const rp_rankdata *d, char *err, size_t errlen)
                   RP_FILE_MAX_K);
         return -1;
     }
+    if (memchr(d->job.launcher, 0, sizeof d->job.launcher) == NULL) {
+        rp_seterr(err, errlen, "job launcher id not terminated");
+        return -1;
+    }
     if (d->mode > RP_MODE_TRACE || d->select > 2u || d->clock > RP_CLOCK_CPU) {
         rp_seterr(err, errlen, "unknown mode/select/clock (%u/%u/%u)", d->mode, d->select,
                d->clock);
@@ -284,6 +292,18 @@ static void enc_head(rpenc *e, const rp_rankdata *d)
     rpenc_section_end(e, s);
 }
 
+/* JOB: which job the file belongs to; written when the job is known. */
+static void enc_job(rpenc *e, const rp_rankdata *d)
+{
+    if (!d->job.id)
+        return;
+    size_t s = rpenc_section_begin(e, TAG_JOB);
+    rpenc_u64(e, d->job.id);
+    rpenc_i64(e, d->job.start_ns);
+    rpenc_str(e, d->job.launcher);
+    rpenc_section_end(e, s);
+}
+
 static void enc_cct(rpenc *e, const rp_rankdata *d)
 {
     size_t s = rpenc_section_begin(e, TAG_CCT);
@@ -393,6 +413,7 @@ int rpfile_write(const char *path, const rp_rankdata *d)
     rpenc_init(&e);
     rpenc_file_header(&e, RP_FILE_MAGIC, RP_FILE_VERSION);
     enc_head(&e, d);
+    enc_job(&e, d);
 
     size_t s = rpenc_section_begin(&e, TAG_STAT);
     rpenc_stats(&e, &d->stats, RP_ENC_FIXED);
@@ -465,6 +486,26 @@ static int dec_head(const rp_section *s, rp_rankdata *d, char *err, size_t errle
         rp_seterr(err, errlen, "absurd k=%u (1..%u)", d->k, RP_FILE_MAX_K);
         return -1;
     }
+    return 0;
+}
+
+static int dec_job(const uint8_t *p, uint64_t len, rp_jobid *j, char *err, size_t errlen)
+{
+    rpdec r;
+    rpdec_init(&r, p, len);
+    memset(j, 0, sizeof *j);
+    j->id = rpdec_u64(&r);
+    j->start_ns = rpdec_i64(&r);
+    char *l = r.failed ? NULL : rpdec_str(&r, RP_JOB_LAUNCHER_MAX, 1);
+    /* bytes after the launcher: later additions, ignored */
+    if (!l || r.failed || j->id == 0) {
+        free(l);
+        memset(j, 0, sizeof *j);
+        rp_seterr(err, errlen, "corrupt JOB section");
+        return -1;
+    }
+    memcpy(j->launcher, l, strlen(l) + 1);
+    free(l);
     return 0;
 }
 
@@ -665,18 +706,21 @@ int rpfile_read(const char *path, rp_rankdata *d, char *err, size_t errlen)
 {
     memset(d, 0, sizeof *d);
     enum { S_HEAD, S_STAT, S_CNTR, S_MODS, S_MPIN, S_CCT, S_TASK, S_PSUM, S_EDGE, S_PCOV,
-           S_N };
+           S_JOB, S_N };
     /* counters, tasks, path summaries and edges are optional */
     static const rp_secspec spec[S_N] = {
         {TAG_HEAD, "HEAD", 1}, {TAG_STAT, "STAT", 1}, {TAG_CNTR, "CNTR", 0},
         {TAG_MODS, "MODS", 1}, {TAG_MPIN, "MPIN", 1}, {TAG_CCT, "CCT", 1},
         {TAG_TASK, "TASK", 0}, {TAG_PSUM, "PSUM", 0}, {TAG_EDGE, "EDGE", 0},
-        {TAG_PCOV, "PCOV", 0}};
+        {TAG_PCOV, "PCOV", 0}, {TAG_JOB, "JOB", 0}};
     rp_section sec[S_N];
     uint8_t *buf;
     if (rpio_open(path, RP_FILE_MAGIC, RP_FILE_VERSION, spec, S_N, sec, &buf, err, errlen) != 0)
         return -1;
     if (dec_head(&sec[S_HEAD], d, err, errlen) != 0)
+        goto fail;
+    /* no JOB section: a file from before it, "job unknown" (id 0) */
+    if (sec[S_JOB].p && dec_job(sec[S_JOB].p, sec[S_JOB].len, &d->job, err, errlen) != 0)
         goto fail;
     rpdec r;
     rpdec_init(&r, sec[S_STAT].p, sec[S_STAT].len);
@@ -728,6 +772,89 @@ void rpfile_free(rp_rankdata *d)
     free(d->pathsums);
     free(d->edges);
     memset(d, 0, sizeof *d);
+}
+
+/* ---- the job alone ------------------------------------------------------ */
+
+static int read_full(int fd, uint8_t *b, size_t n, off_t at)
+{
+    size_t got = 0;
+    while (got < n) {
+        ssize_t r = pread(fd, b + got, n - got, at + (off_t)got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return -1;
+        got += (size_t)r;
+    }
+    return 0;
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+int rpfile_read_job(const char *path, rp_jobid *job, char *err, size_t errlen)
+{
+    memset(job, 0, sizeof *job);
+    /* O_NONBLOCK: a FIFO or device named like a rank file must not hang */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0) {
+        rp_seterr(err, errlen, "cannot open: %s", strerror(errno));
+        return -1;
+    }
+    uint8_t h[RP_SEC_HDR_BYTES];
+    int rc = -1;
+    struct stat sb;
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        rp_seterr(err, errlen, "not a regular file");
+        goto out;
+    }
+    off_t size = sb.st_size, at = 16;
+    if (size < 16 || read_full(fd, h, 16, 0) != 0 || memcmp(h, RP_FILE_MAGIC, 8) != 0 ||
+        le32(h + 8) != RP_FILE_VERSION) {
+        rp_seterr(err, errlen, "not a rank file of version %u", RP_FILE_VERSION);
+        goto out;
+    }
+    /* a bounded walk: every step moves forward by at least a header */
+    while (at + (off_t)RP_SEC_HDR_BYTES <= size) {
+        if (read_full(fd, h, RP_SEC_HDR_BYTES, at) != 0)
+            break;
+        uint32_t tag = le32(h);
+        uint64_t len = (uint64_t)le32(h + 8) | (uint64_t)le32(h + 12) << 32;
+        at += RP_SEC_HDR_BYTES;
+        if (len > (uint64_t)(size - at))
+            break;
+        if (tag == RP_TAG_END) {
+            rc = 0;   /* no JOB section: job unknown */
+            goto out;
+        }
+        if (tag == TAG_JOB) {
+            if (len > 4096) {
+                rp_seterr(err, errlen, "corrupt JOB section");
+                goto out;
+            }
+            uint8_t p[4096];
+            if (read_full(fd, p, (size_t)len, at) != 0) {
+                rp_seterr(err, errlen, "%s", strerror(errno ? errno : EIO));
+                goto out;
+            }
+            rc = dec_job(p, len, job, err, errlen);
+            goto out;
+        }
+        at += (off_t)len;
+    }
+    rp_seterr(err, errlen, "truncated file");
+out:
+    close(fd);
+    return rc;
+}
+
+int rpfile_same_job(const rp_jobid *a, const rp_jobid *b)
+{
+    return a->id == b->id && a->start_ns == b->start_ns &&
+           strcmp(a->launcher, b->launcher) == 0;
 }
 
 uint64_t rpfile_counter(const rp_rankdata *d, const char *name)

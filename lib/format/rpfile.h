@@ -83,6 +83,17 @@ typedef struct rp_edge {
     uint32_t part;        /* COLL: RP_PART_* - which half of the collective this is */
 } rp_edge;
 
+/* The job a rank file belongs to (doc/formats.md, JOB section): agreed
+ * by all ranks at MPI_Init.  id 0 = "job unknown" (a file from before the
+ * section existed). */
+#define RP_JOB_LAUNCHER_MAX 255u
+typedef struct rp_jobid {
+    uint64_t id;              /* 64 random bits drawn by rank 0; 0 = unknown */
+    int64_t  start_ns;        /* rank 0's CLOCK_REALTIME at MPI_Init, ns since the epoch */
+    char     launcher[RP_JOB_LAUNCHER_MAX + 1];  /* the launcher's job id as found in
+                                 the environment ("VAR=value ..."), "" if none */
+} rp_jobid;
+
 typedef struct rp_rankdata {
     uint32_t rank, nranks;
     uint32_t k;               /* paths kept (after clamping) */
@@ -96,6 +107,7 @@ typedef struct rp_rankdata {
     int64_t  wall_ns;         /* MPI_Init return .. MPI_Finalize entry on this rank */
     char     exe[256];        /* argv[0] / /proc/self/exe of the profiled program */
     char     host[64];
+    rp_jobid job;             /* JOB section; job.id 0: absent (older file) */
 
     rp_phasestats stats;      /* per-percentile phase statistics (k slots) */
 
@@ -131,6 +143,14 @@ int  rpfile_write(const char *path, const rp_rankdata *d);
  * the file: the caller prefixes the path). */
 int  rpfile_read(const char *path, rp_rankdata *d, char *err, size_t errlen);
 void rpfile_free(rp_rankdata *d);   /* frees what rpfile_read allocated */
+/* Only the job of PATH (its JOB section), without reading the rest: the
+ * container's header and section headers are walked with seeks, no CRC
+ * check (rpfile_read does that).  0 with *job filled (id 0: the file has
+ * no JOB section, "job unknown"); -1 with a reason in err if the file
+ * cannot be walked. */
+int  rpfile_read_job(const char *path, rp_jobid *job, char *err, size_t errlen);
+/* Same job?  Two unknown jobs compare equal. */
+int  rpfile_same_job(const rp_jobid *a, const rp_jobid *b);
 /* Look up a counter; 0 if absent. */
 uint64_t rpfile_counter(const rp_rankdata *d, const char *name);
 /* The semantic checks rpfile_read applies after decoding (k, metric

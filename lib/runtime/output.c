@@ -28,6 +28,8 @@
 #include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 #include <mpi.h>
 #include "runtime/runtime.h"
@@ -47,6 +49,9 @@ static int out_fd = -1;
 static char out_via[sizeof out_dir];
 /* Rank 0: the lock that claims the directory for this job (kept open). */
 static int lock_fd = -1;
+/* This job's identity, drawn by rank 0 and broadcast with the directory's
+ * name (output_prepare): every rank file and checkpoint carries it. */
+static rp_jobid g_job;
 
 static void exe_name(char *buf, size_t cap, int base_only)
 {
@@ -81,6 +86,64 @@ static void job_id(char *buf, size_t cap)
         }
     }
     snprintf(buf, cap, "%ld", (long)getpid());   /* rank 0's pid */
+}
+
+/* 64 random bits, never 0: getrandom (non-blocking: an early-boot entropy
+ * pool must not hang MPI_Init), else /dev/urandom, else time and pid. */
+static uint64_t random_id(void)
+{
+    uint64_t v = 0;
+#ifdef SYS_getrandom
+    if (syscall(SYS_getrandom, &v, sizeof v, 1 /* GRND_NONBLOCK */) != (long)sizeof v)
+        v = 0;
+#endif
+    if (!v) {
+        int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+        if (fd >= 0) {
+            if (read(fd, &v, sizeof v) != (ssize_t)sizeof v)
+                v = 0;
+            close(fd);
+        }
+    }
+    if (!v) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        v = ((uint64_t)ts.tv_nsec << 32) ^ (uint64_t)ts.tv_sec ^ ((uint64_t)getpid() << 17) ^
+            (uint64_t)(uintptr_t)&v;
+        v ^= v >> 29;
+        v *= 0xbf58476d1ce4e5b9ULL;
+        v ^= v >> 32;
+    }
+    return v ? v : 1;
+}
+
+/* Rank 0: the job's identity (doc/robustness.md "Job identity"): random
+ * bits, the start time, and whatever job id the launcher put in the
+ * environment, as "VAR=value" words (cut to fit). */
+static void job_draw(rp_jobid *j)
+{
+    static const char *const vars[] = {
+        "SLURM_JOB_ID", "SLURM_STEP_ID", "PMIX_NAMESPACE", "OMPI_MCA_orte_ess_jobid",
+        "OMPI_MCA_ess_base_jobid", "PMI_JOBID", "PMI_KVSNAME", "PALS_APID", "FLUX_JOB_ID",
+        "PBS_JOBID", "LSB_JOBID", "COBALT_JOBID"};
+    memset(j, 0, sizeof *j);
+    j->id = random_id();
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    j->start_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+    size_t len = 0;
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+        const char *v = getenv(vars[i]);
+        if (!v || !*v)
+            continue;
+        int n = snprintf(j->launcher + len, sizeof j->launcher - len, "%s%s=%s",
+                         len ? " " : "", vars[i], v);
+        if (n < 0 || (size_t)n >= sizeof j->launcher - len) {
+            j->launcher[len] = '\0';   /* does not fit: left out whole */
+            continue;
+        }
+        len += (size_t)n;
+    }
 }
 
 /* Open a directory without following a symbolic link in its last
@@ -124,6 +187,22 @@ static int claim(int dfd)
         close(lock_fd);
     lock_fd = fd;
     return 1;
+}
+
+/* Rank 0: say in the lock file which job claimed the directory last
+ * ("rpprof-job ID START_NS\n", doc/robustness.md "Job identity"): a job
+ * that dies before any rank file is written still tells the tools that the
+ * files there are an older job's. */
+static void mark_job(const rp_jobid *j)
+{
+    if (lock_fd < 0)
+        return;
+    char line[96];
+    int n = snprintf(line, sizeof line, "rpprof-job %016llx %lld\n", (unsigned long long)j->id,
+                     (long long)j->start_ns);
+    /* best effort: without it the tools go by the rank files alone */
+    if (n > 0 && ftruncate(lock_fd, 0) == 0 && pwrite(lock_fd, line, (size_t)n, 0) != n)
+        (void)ftruncate(lock_fd, 0);
 }
 
 /* Rank 0: create (or accept) the directory; "" + message on failure. */
@@ -215,6 +294,7 @@ static int make_dir(char *msg, size_t msgcap)
         rp_warn(0, "RP_OUTPUT '%s' is in use by another running job; this job writes into '%s'",
                 base, out_dir);
     }
+    mark_job(&g_job);
     close(dfd);
     return 0;
 fail:
@@ -243,12 +323,20 @@ int output_prepare(void)
 {
     char msg[4400] = "";
     int status = 0;
-    if (rp_rt.rank == 0)
+    rp_jobid job;
+    memset(&job, 0, sizeof job);
+    if (rp_rt.rank == 0) {
+        job_draw(&g_job);
+        job = g_job;
         status = make_dir(msg, sizeof msg);
-    struct { int status; char dir[sizeof out_dir]; } pkt;
+    }
+    /* The job's identity travels with the directory's name: no collective
+     * of its own (the shadow communicator's one broadcast of rp_start). */
+    struct { int status; char dir[sizeof out_dir]; rp_jobid job; } pkt;
     memset(&pkt, 0, sizeof pkt);
     pkt.status = status;
     memcpy(pkt.dir, out_dir, sizeof out_dir);
+    pkt.job = job;
     PMPI_Bcast(&pkt, (int)sizeof pkt, MPI_BYTE, 0, comm_world()->coll);
     if (pkt.status != 0) {
         rp_warn(0, "error: %s; the job runs on without profiling", msg);
@@ -256,6 +344,8 @@ int output_prepare(void)
     }
     memcpy(out_dir, pkt.dir, sizeof out_dir);
     out_dir[sizeof out_dir - 1] = '\0';
+    g_job = pkt.job;
+    g_job.launcher[sizeof g_job.launcher - 1] = '\0';
     open_out_dir();
     return 0;
 }
@@ -316,6 +406,7 @@ int output_write_rank(int final)
     d.wall_ns = end > rp_rt.init_ns ? end - rp_rt.init_ns : 0;
     exe_name(d.exe, sizeof d.exe, 0);
     gethostname(d.host, sizeof d.host - 1);
+    d.job = g_job;
     d.stats = rp_rt.stats;
 
     rp_mode->export(&d);

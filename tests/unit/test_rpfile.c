@@ -86,7 +86,7 @@ static int same_rank(const rp_rankdata *a, const rp_rankdata *b)
     if (a->rank != b->rank || a->nranks != b->nranks || a->k != b->k || a->mode != b->mode ||
         a->select != b->select || a->summary_cap != b->summary_cap ||
         a->period_us != b->period_us || a->clock != b->clock || a->phase_k != b->phase_k ||
-        a->wall_ns != b->wall_ns ||
+        a->wall_ns != b->wall_ns || !rpfile_same_job(&a->job, &b->job) ||
         strcmp(a->exe, b->exe) || strcmp(a->host, b->host))
         return 0;
     if (a->stats.k != b->stats.k || a->stats.nphases != b->stats.nphases)
@@ -464,6 +464,82 @@ static void test_damage(void)
     free(orig);
 }
 
+/* ---- the job's identity (JOB) ------------------------------------------------ */
+
+/* Remove the section with tag from b[0..*n) (and fix the CRC). */
+static void drop_section(uint8_t *b, size_t *n, uint32_t tag)
+{
+    uint64_t len;
+    size_t at = find_section(b, *n, tag, &len);
+    if (!at)
+        return;
+    size_t from = at - RP_SEC_HDR_BYTES, cut = RP_SEC_HDR_BYTES + (size_t)len;
+    memmove(b + from, b + from + cut, *n - from - cut);
+    *n -= cut;
+    fix_crc(b, *n);
+}
+
+static void m_job_zero(uint8_t *b, size_t n) { put64(b + find_section(b, n, TAG("JOB "), NULL), 0); }
+static void m_job_launcher(uint8_t *b, size_t n) { put32(b + find_section(b, n, TAG("JOB "), NULL) + 16, 9999); }
+
+static void test_job(void)
+{
+    rp_rankdata d, r;
+    rp_jobid j;
+    char err[256] = "";
+    make_rank(&d, 5);
+    d.job.id = 0x1f2e3d4c5b6a7980ull;
+    d.job.start_ns = 1700000000123456789ll;
+    strcpy(d.job.launcher, "SLURM_JOB_ID=4711 SLURM_STEP_ID=0");
+    /* round trip: the whole file, and the job alone */
+    CHECK_EQ(rpfile_write(path, &d), 0);
+    CHECK_EQ(rpfile_read(path, &r, err, sizeof err), 0);
+    CHECK(same_rank(&d, &r));
+    CHECK(r.job.id == d.job.id && r.job.start_ns == d.job.start_ns);
+    CHECK(strcmp(r.job.launcher, d.job.launcher) == 0);
+    rpfile_free(&r);
+    CHECK_EQ(rpfile_read_job(path, &j, err, sizeof err), 0);
+    CHECK(rpfile_same_job(&j, &d.job));
+    rp_jobid other = d.job;
+    other.id ^= 1;
+    CHECK(!rpfile_same_job(&other, &d.job));
+
+    size_t n;
+    uint8_t *orig = slurp(path, &n);
+    CHECK(orig != NULL && find_section(orig, n, TAG("JOB "), NULL) != 0);
+    /* a damaged JOB section is refused like any other */
+    expect_reject(orig, n, m_job_zero, "JOB", "job id 0");
+    expect_reject(orig, n, m_job_launcher, "JOB", "job launcher length");
+    /* an older file (no JOB section) still reads: job unknown */
+    size_t m = n;
+    drop_section(orig, &m, TAG("JOB "));
+    CHECK_EQ(find_section(orig, m, TAG("JOB "), NULL), 0);
+    CHECK_EQ(read_buf(orig, m, err, sizeof err), 0);
+    CHECK_EQ(rpfile_read(path, &r, err, sizeof err), 0);
+    CHECK(r.job.id == 0 && r.job.start_ns == 0 && r.job.launcher[0] == 0);
+    rpfile_free(&r);
+    CHECK_EQ(rpfile_read_job(path, &j, err, sizeof err), 0);
+    CHECK(j.id == 0);
+    free(orig);
+    /* a job unknown is written without the section: the file is byte for
+     * byte what the writer produced before the section existed */
+    memset(&d.job, 0, sizeof d.job);
+    CHECK_EQ(rpfile_write(path, &d), 0);
+    orig = slurp(path, &n);
+    CHECK(orig != NULL && find_section(orig, n, TAG("JOB "), NULL) == 0);
+    free(orig);
+    CHECK_EQ(rpfile_read_job(path, &j, err, sizeof err), 0);
+    CHECK(j.id == 0);
+    /* a launcher id that is not a string is refused by the writer */
+    memset(d.job.launcher, 'x', sizeof d.job.launcher);
+    d.job.id = 5;
+    CHECK_EQ(rpfile_write(path, &d), -1);
+    /* rpfile_read_job on what is not a rank file */
+    spit(path, (const uint8_t *)"hello", 5);
+    CHECK_EQ(rpfile_read_job(path, &j, err, sizeof err), -1);
+    free_made(&d);
+}
+
 /* ---- path and trace sections (TASK, PSUM, EDGE) ------------------------------ */
 
 static rp_task ptasks[3];
@@ -659,6 +735,7 @@ int main(void)
     snprintf(path, sizeof path, "%s/rank-00003.rpp", dir);
     test_roundtrip();
     test_phase_k();
+    test_job();
     test_write_errors();
     test_damage();
     test_paths();

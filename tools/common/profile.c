@@ -338,6 +338,9 @@ void profile_free(rp_profile *p)
     if (!p)
         return;
     free(p->missing);
+    for (uint32_t i = 0; p->left_out && i < p->n_left_out; i++)
+        free(p->left_out[i]);
+    free(p->left_out);
     if (p->stats.sum_ns)
         phasestats_free(&p->stats);
     free(p->counters);

@@ -58,6 +58,17 @@ typedef struct rp_profile {
 
     uint32_t  n_missing;         /* ranks in 0..nranks-1 absent or unreadable */
     uint32_t *missing;
+    /* In memory only (never in profile.rpm, which rp-merge writes from one
+     * job): when the directory held rank files of several jobs, the one
+     * merged (rankfiles_job_name) and the files of the others, left out
+     * ("DIR/rank-NNNNN.rpp: job ..."); "" and 0 otherwise. */
+    char      job[400];
+    char      last_job[400];   /* the job that claimed the directory last when it
+                                  left no rank file (rankfiles.h "stale"): the
+                                  files are an older job's; "" otherwise */
+    uint32_t  n_jobs;
+    uint32_t  n_left_out;
+    char    **left_out;
 
     rp_phasestats stats;         /* the path costs per phase (see merge.c) */
 

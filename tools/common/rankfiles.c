@@ -8,7 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 
 typedef struct rankfile {
@@ -87,18 +90,106 @@ oom:
     return -1;
 }
 
-int rankfiles_list(const char *dir, uint32_t **ranks, char ***paths, uint32_t *n)
+void rankfiles_job_name(const rp_jobid *j, char *buf, size_t cap)
+{
+    if (!j->id) {
+        snprintf(buf, cap, "job unknown (files written before jobs were identified)");
+        return;
+    }
+    char when[64] = "?";
+    time_t t = (time_t)(j->start_ns / 1000000000);
+    struct tm tm;
+    if (j->start_ns > 0 && gmtime_r(&t, &tm))
+        strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", &tm);
+    snprintf(buf, cap, "job %016llx started %s%s%s%s", (unsigned long long)j->id, when,
+             j->launcher[0] ? " (" : "", j->launcher, j->launcher[0] ? ")" : "");
+}
+
+void rankfiles_pick_free(rp_jobpick *pick)
+{
+    if (!pick)
+        return;
+    for (uint32_t i = 0; i < pick->n_left; i++) {
+        free(pick->left[i]);
+        if (pick->left_job)
+            free(pick->left_job[i]);
+    }
+    free(pick->left);
+    free(pick->left_ranks);
+    free(pick->left_job);
+    memset(pick, 0, sizeof *pick);
+}
+
+typedef struct jobgroup {
+    rp_jobid job;
+    uint32_t files;
+    int64_t  newest_mtime;
+} jobgroup;
+
+/* DIR/.rpprof.lock: "rpprof-job ID START_NS" (lib/runtime/output.c); 1 if
+ * read, 0 if absent, empty (an older library, or no flock) or not that. */
+static int read_last_job(const char *dir, rp_jobid *j)
+{
+    memset(j, 0, sizeof *j);
+    char *path;
+    if (asprintf(&path, "%s/.rpprof.lock", dir) < 0)
+        return 0;
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+    free(path);
+    struct stat sb;
+    if (fd >= 0 && (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode))) {
+        close(fd);
+        return 0;
+    }
+    if (fd < 0)
+        return 0;
+    char buf[128];
+    ssize_t n = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (n <= 0)
+        return 0;
+    buf[n] = '\0';
+    unsigned long long id;
+    long long start;
+    if (sscanf(buf, "rpprof-job %16llx %lld", &id, &start) != 2 || id == 0)
+        return 0;
+    j->id = id;
+    j->start_ns = start;
+    return 1;
+}
+
+/* Is a newer than b?  (rankfiles.h: the rule) */
+static int newer(const jobgroup *a, const jobgroup *b)
+{
+    if ((a->job.id != 0) != (b->job.id != 0))
+        return a->job.id != 0;
+    if (a->job.start_ns != b->job.start_ns)
+        return a->job.start_ns > b->job.start_ns;
+    if (a->files != b->files)
+        return a->files > b->files;
+    if (a->newest_mtime != b->newest_mtime)
+        return a->newest_mtime > b->newest_mtime;
+    return a->job.id > b->job.id;
+}
+
+int rankfiles_list_job(const char *dir, uint32_t **ranks, char ***paths, uint32_t *n,
+                       rp_jobpick *pick)
 {
     rankfile *v;
     uint32_t cnt;
     *ranks = NULL;
     *paths = NULL;
     *n = 0;
+    if (pick)
+        memset(pick, 0, sizeof *pick);
     if (list_rankfiles(dir, &v, &cnt) != 0)
         return -1;
     uint32_t *r = malloc((cnt ? cnt : 1) * sizeof *r);
     char **p = calloc(cnt ? cnt : 1, sizeof *p);
-    int ok = r && p;
+    int *grp = malloc((cnt ? cnt : 1) * sizeof *grp);       /* -1: job unreadable */
+    jobgroup *g = malloc((cnt ? cnt : 1) * sizeof *g);
+    uint32_t ng = 0;
+    int ok = r && p && grp && g;
     for (uint32_t i = 0; i < cnt; i++) {
         if (ok) {
             r[i] = v[i].rank;
@@ -107,20 +198,111 @@ int rankfiles_list(const char *dir, uint32_t **ranks, char ***paths, uint32_t *n
                 p[i] = NULL;
         }
         free(v[i].name);
+        if (!ok)
+            continue;
+        rp_jobid j;
+        char err[256];
+        grp[i] = -1;
+        if (rpfile_read_job(p[i], &j, err, sizeof err) != 0)
+            continue;
+        struct stat sb;
+        int64_t mt = stat(p[i], &sb) == 0
+                         ? (int64_t)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec : 0;
+        uint32_t k = 0;
+        while (k < ng && !rpfile_same_job(&g[k].job, &j))
+            k++;
+        if (k == ng) {
+            g[ng].job = j;
+            g[ng].files = 0;
+            g[ng].newest_mtime = 0;
+            ng++;
+        }
+        g[k].files++;
+        if (mt > g[k].newest_mtime)
+            g[k].newest_mtime = mt;
+        grp[i] = (int)k;
     }
     free(v);
-    if (!ok) {
-        for (uint32_t i = 0; p && i < cnt; i++)
+    uint32_t best = 0;
+    for (uint32_t k = 1; ok && k < ng; k++)
+        if (newer(&g[k], &g[best]))
+            best = k;
+    /* The job that claimed DIR last, if it left files, whatever the clocks say. */
+    rp_jobid last;
+    int have_last = ok && ng && read_last_job(dir, &last), last_has_files = 0;
+    for (uint32_t k = 0; have_last && k < ng; k++)
+        if (g[k].job.id == last.id && g[k].job.start_ns == last.start_ns) {
+            best = k;
+            last_has_files = 1;
+        }
+    /* Keep the newest job's files (and those whose job is unreadable). */
+    uint32_t w = 0, i = 0;
+    int listed = ok;
+    for (; ok && i < cnt; i++) {
+        if (grp[i] < 0 || (uint32_t)grp[i] == best) {
+            r[w] = r[i];
+            p[w++] = p[i];
+            continue;
+        }
+        if (pick) {
+            uint32_t m = pick->n_left;
+            char **nl = realloc(pick->left, (m + 1) * sizeof *nl);
+            if (nl)
+                pick->left = nl;
+            uint32_t *nr = realloc(pick->left_ranks, (m + 1) * sizeof *nr);
+            if (nr)
+                pick->left_ranks = nr;
+            char **nj = realloc(pick->left_job, (m + 1) * sizeof *nj);
+            if (nj)
+                pick->left_job = nj;
+            char name[400];
+            rankfiles_job_name(&g[grp[i]].job, name, sizeof name);
+            char *jn = nl && nr && nj ? strdup(name) : NULL;
+            if (!jn) {
+                ok = 0;
+                free(p[i]);
+                continue;
+            }
+            pick->left[m] = p[i];
+            pick->left_ranks[m] = r[i];
+            pick->left_job[m] = jn;
+            pick->n_left++;
+        } else {
             free(p[i]);
+        }
+    }
+    if (ok && pick && ng) {
+        pick->n_jobs = ng;
+        pick->job = g[best].job;
+        pick->n_kept = g[best].files;
+        pick->have_last = have_last;
+        if (have_last)
+            pick->last = last;
+        pick->stale = have_last && !last_has_files;
+    }
+    free(grp);
+    free(g);
+    if (!ok) {
+        /* listing failed: p[0..cnt) untouched; choosing failed at i - 1:
+         * p[0..w) kept, p[i..cnt) not yet looked at */
+        for (uint32_t j = 0; p && j < cnt; j++)
+            if (!listed || j < w || j >= i)
+                free(p[j]);
         free(p);
         free(r);
+        rankfiles_pick_free(pick);
         errno = ENOMEM;
         return -1;
     }
     *ranks = r;
     *paths = p;
-    *n = cnt;
+    *n = w;
     return 0;
+}
+
+int rankfiles_list(const char *dir, uint32_t **ranks, char ***paths, uint32_t *n)
+{
+    return rankfiles_list_job(dir, ranks, paths, n, NULL);
 }
 
 int64_t rankfiles_newest(const char *dir, uint32_t *count)

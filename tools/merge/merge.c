@@ -515,11 +515,48 @@ int merge_dir(const char *dir, const rp_merge_opts *o, rp_profile *p)
     uint32_t *franks;
     char **fpaths;
     uint32_t nfiles;
-    if (rankfiles_list(dir, &franks, &fpaths, &nfiles) != 0) {
+    rp_jobpick pick;
+    if (rankfiles_list_job(dir, &franks, &fpaths, &nfiles, &pick) != 0) {
         fprintf(stderr, "%s: %s: %s\n", o->prog, dir, strerror(errno));
         return -1;
     }
+    if (pick.n_left) {
+        /* One job per profile: never a mix (doc/robustness.md "Job identity"). */
+        char kept[400];
+        rankfiles_job_name(&pick.job, kept, sizeof kept);
+        fprintf(stderr, "%s: %s: %s: the rank files belong to %u jobs; %s\n", o->prog, dir,
+                o->newest_job ? "warning" : "error", pick.n_jobs,
+                o->newest_job ? "merging only the newest" : "refusing to mix them");
+        fprintf(stderr, "%s: %s: newest: %s, %u file%s\n", o->prog, dir, kept, pick.n_kept,
+                pick.n_kept == 1 ? "" : "s");
+        for (uint32_t i = 0; i < pick.n_left; i++)
+            fprintf(stderr, "%s: %s: %s: %s\n", o->prog, pick.left[i],
+                    o->newest_job ? "left out, another job" : "another job", pick.left_job[i]);
+        if (!o->newest_job) {
+            fprintf(stderr, "%s: %s: move the other jobs' files away, or merge the newest "
+                            "job's with --newest-job\n", o->prog, dir);
+            rankfiles_pick_free(&pick);
+            rankfiles_free(franks, fpaths, nfiles);
+            return -1;
+        }
+    }
+    if (pick.stale) {
+        char kept[400], last[400];
+        rankfiles_job_name(&pick.job, kept, sizeof kept);
+        rankfiles_job_name(&pick.last, last, sizeof last);
+        fprintf(stderr, "%s: %s: %s: the last job to use this directory, %s, left no rank "
+                        "file (it died before writing one); the rank files here are of an "
+                        "older job, %s\n", o->prog, dir, o->newest_job ? "warning" : "error",
+                last, kept);
+        if (!o->newest_job) {
+            fprintf(stderr, "%s: %s: merge them anyway with --newest-job\n", o->prog, dir);
+            rankfiles_pick_free(&pick);
+            rankfiles_free(franks, fpaths, nfiles);
+            return -1;
+        }
+    }
     if (nfiles == 0) {
+        rankfiles_pick_free(&pick);
         fprintf(stderr, "%s: %s: no rank files (rank-NNNNN.rpp) found\n", o->prog, dir);
         rankfiles_free(franks, fpaths, nfiles);
         return -1;
@@ -595,6 +632,23 @@ int merge_dir(const char *dir, const rp_merge_opts *o, rp_profile *p)
     p->phase_k = f->phase_k;
     p->wall_ns = s.wall_ns;
     memcpy(p->exe, f->exe, sizeof p->exe);
+    if (pick.stale) {
+        rankfiles_job_name(&pick.job, p->job, sizeof p->job);
+        rankfiles_job_name(&pick.last, p->last_job, sizeof p->last_job);
+    }
+    if (pick.n_left) {
+        rankfiles_job_name(&pick.job, p->job, sizeof p->job);
+        p->n_jobs = pick.n_jobs;
+        p->left_out = calloc(pick.n_left, sizeof *p->left_out);
+        if (!p->left_out)
+            goto oom;
+        for (uint32_t i = 0; i < pick.n_left; i++) {
+            char *x;
+            if (asprintf(&x, "%s: %s", pick.left[i], pick.left_job[i]) < 0)
+                goto oom;
+            p->left_out[p->n_left_out++] = x;
+        }
+    }
     p->n_missing = f->nranks - s.ranks_present;
     p->missing = malloc((size_t)(p->n_missing ? p->n_missing : 1) * sizeof *p->missing);
     if (!p->missing)
@@ -607,6 +661,8 @@ int merge_dir(const char *dir, const rp_merge_opts *o, rp_profile *p)
         while (fi < nfiles && franks[fi] < r)
             fi++;
         int has_file = fi < nfiles && franks[fi] == r;
+        for (uint32_t j = 0; j < pick.n_left && !has_file; j++)
+            has_file = pick.left_ranks[j] == r;   /* named above as left out */
         if (!has_file && !o->quiet && shown < MAX_MISSING_LINES) {
             fprintf(stderr, "%s: %s/rank-%05u.rpp: missing\n", o->prog, dir, r);
             shown++;
@@ -644,6 +700,7 @@ out:
     if (rc != 0)
         profile_free(p);
     mstate_free(&s);
+    rankfiles_pick_free(&pick);
     rankfiles_free(franks, fpaths, nfiles);
     return rc;
 }

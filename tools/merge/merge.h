@@ -10,10 +10,13 @@ typedef struct rp_merge_opts {
     int quiet;          /* 1: no "missing rank" lines, only a summary */
     double min_share_pct; /* contexts under this share of every column fold
                            * together (prune.h; RP_PRUNE_DEFAULT_PCT; 0: none) */
+    int newest_job;     /* rank files of several jobs (rankfiles.h): 1 merge the
+                         * newest job's and leave the others out, naming them;
+                         * 0 refuse (name them, merge nothing) */
 } rp_merge_opts;
 
-/* Reads every DIR/rank-<digits>.rpp, names each missing or unreadable rank
- * on stderr, merges the rest.  0 if at least one rank merged (out filled),
+/* Reads every DIR/rank-<digits>.rpp of one job (o->newest_job), names each
+ * missing, unreadable or left-out rank file on stderr, merges the rest.  0 if at least one rank merged (out filled),
  * -1 if none (a reason printed). */
 int merge_dir(const char *dir, const rp_merge_opts *o, rp_profile *out);
 

@@ -24,18 +24,21 @@ static const char usage_text[] =
     "  -q, --quiet          do not list missing ranks one by one\n"
     "      --min-share PCT  fold contexts under PCT % of every column into one\n"
     "                         (default 0.1; 0 keeps every context)\n"
+    "      --newest-job     DIR holds rank files of several jobs: merge the newest\n"
+    "                         job's, naming the others (default: fail)\n"
     "  -h, --help           show this help and exit\n"
     "  -V, --version        show the version and exit\n"
     "\n"
     "Exit status: 0 if at least one rank was merged and the profile written;\n"
-    "1 if no rank could be merged or the output could not be written;\n"
+    "1 if no rank could be merged, the rank files belong to several jobs\n"
+    "(without --newest-job) or the output could not be written;\n"
     "2 on a usage error.\n"
     "Full documentation: man rp-merge (rp-merge(1)); files: man rpprof (rpprof(7)).\n";
 
 int main(int argc, char **argv)
 {
     const char *out = NULL, *dir = NULL;
-    rp_merge_opts o = {"rp-merge", 0, RP_PRUNE_DEFAULT_PCT};
+    rp_merge_opts o = {"rp-merge", 0, RP_PRUNE_DEFAULT_PCT, 0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -46,6 +49,8 @@ int main(int argc, char **argv)
             return 0;
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
             o.quiet = 1;
+        } else if (!strcmp(a, "--newest-job")) {
+            o.newest_job = 1;
         } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
             if (++i >= argc) {
                 fprintf(stderr, "rp-merge: %s needs a file name\n", a);

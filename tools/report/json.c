@@ -128,6 +128,35 @@ static int warnings_json(FILE *f, const rp_profile *p)
                 first ? "" : ", ", p->n_missing);
         first = 0;
     }
+    if (p->n_left_out) {
+        /* rank files of other jobs (tools/common/rankfiles.h), each named */
+        size_t cap = 256 + strlen(p->job);
+        for (uint32_t i = 0; i < p->n_left_out; i++)
+            cap += strlen(p->left_out[i]) + 2;
+        char *m = malloc(cap);
+        if (!m)
+            return -1;
+        int n = snprintf(m, cap, "the directory holds rank files of %u jobs; this report is "
+                         "the newest, %s; left out, of another job: ", p->n_jobs, p->job);
+        for (uint32_t i = 0; n > 0 && (size_t)n < cap && i < p->n_left_out; i++)
+            n += snprintf(m + n, cap - (size_t)n, "%s%s", i ? "; " : "", p->left_out[i]);
+        fprintf(f, "%s{\"counter\": null, \"value\": %u, \"message\": ", first ? "" : ", ",
+                p->n_left_out);
+        jstr(f, m);
+        fputs(", \"remedy\": \"move the other jobs' rank files out of the directory\"}", f);
+        free(m);
+        first = 0;
+    }
+    if (p->last_job[0]) {
+        char m[1000];
+        snprintf(m, sizeof m, "the last job to use the directory, %s, left no rank file (it "
+                 "died before writing one); this report is of an older job, %s", p->last_job,
+                 p->job);
+        fprintf(f, "%s{\"counter\": null, \"value\": 0, \"message\": ", first ? "" : ", ");
+        jstr(f, m);
+        fputs(", \"remedy\": \"\"}", f);
+        first = 0;
+    }
     if (p->stats.nphases == 0)
         fprintf(f, "%s{\"counter\": null, \"value\": 0, \"message\": \"no phase completed; "
                    "path costs are 0\", \"remedy\": \"\"}", first ? "" : ", ");
@@ -144,6 +173,13 @@ int report_json(FILE *f, const rp_profile *p, const rp_report_opts *o)
             p->nranks);
     for (uint32_t i = 0; i < p->n_missing; i++)
         fprintf(f, i ? ", %u" : "%u", p->missing[i]);
+    /* rank files of other jobs left out ("PATH: job ..."; rankfiles.h) */
+    fputs("], \"left_out_files\": [", f);
+    for (uint32_t i = 0; i < p->n_left_out; i++) {
+        if (i)
+            fputs(", ", f);
+        jstr(f, p->left_out[i]);
+    }
     fprintf(f, "], \"k\": %u, \"mode\": ", p->k);
     jstr(f, profile_mode_name(p->mode));
     fputs(", \"select\": ", f);

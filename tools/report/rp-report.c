@@ -105,7 +105,21 @@ static int load(const char *arg, double min_share, rp_profile *p)
     snprintf(prof, n, "%s/profile.rpm", arg);
     int have = stat(prof, &sb) == 0;
     int64_t t = have ? (int64_t)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec : 0;
-    if (have && t >= newest) {
+    /* Rank files of several jobs: merge the newest job's in memory, so the
+     * report names what it leaves out (profile.rpm does not record it). */
+    uint32_t *jr, nj = 0;
+    char **jp;
+    rp_jobpick pick;
+    int mixed = 0;
+    if (have && nrank && rankfiles_list_job(arg, &jr, &jp, &nj, &pick) == 0) {
+        mixed = pick.n_left > 0 || pick.stale;
+        rankfiles_pick_free(&pick);
+        rankfiles_free(jr, jp, nj);
+    }
+    if (have && mixed) {
+        fprintf(stderr, "rp-report: %s: the rank files are not all of the last job; merging "
+                        "the newest job's in memory\n", arg);
+    } else if (have && t >= newest) {
         if (profile_read(prof, p, err, sizeof err) == 0) {
             free(prof);
             return 0;
@@ -121,7 +135,7 @@ static int load(const char *arg, double min_share, rp_profile *p)
                 prof);
     }
     free(prof);
-    rp_merge_opts o = {"rp-report", 0, min_share};
+    rp_merge_opts o = {"rp-report", 0, min_share, 1};
     return merge_dir(arg, &o, p);
 }
 

@@ -71,6 +71,18 @@ static void header(FILE *f, const rp_profile *p)
         fputs(p->n_missing > 16 ? " ...\n" : "\n", f);
         fputs("           profiles below cover the other ranks only\n", f);
     }
+    if (p->n_left_out) {
+        /* rank files of other jobs in the directory (tools/common/rankfiles.h) */
+        fprintf(f, "  warning: the directory holds rank files of %u jobs; this report is the "
+                   "newest,\n           %s;\n           left out, of another job:\n",
+                p->n_jobs, p->job);
+        for (uint32_t i = 0; i < p->n_left_out; i++)
+            fprintf(f, "             %s\n", p->left_out[i]);
+    }
+    if (p->last_job[0])
+        fprintf(f, "  warning: the last job to use this directory, %s,\n           left no rank "
+                   "file (it died before writing one); this report is of an OLDER job,\n"
+                   "           %s\n", p->last_job, p->job);
     /* every loss counter of lib/core/counters.def, with meaning and remedy */
     report_warnings_print(f, "  ", p->counters, p->n_counters);
     if (st->nphases == 0)

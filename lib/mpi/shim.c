@@ -215,6 +215,17 @@ void *rp_shim_resolve(unsigned i)
     return f;
 }
 
+/* The next definition after librpprof.so in the program's search order, for
+ * librpprof-mpi.so, whose own RTLD_NEXT sees only its dependencies
+ * (lib/sampler/dlnext.c).  Takes no lock: called while deciding. */
+__attribute__((visibility("default"))) void *rpprof_shim_next(const char *name)
+{
+    void *f = dlsym(RTLD_NEXT, name);
+    /* no tail call: RTLD_NEXT is relative to the object dlsym returns to */
+    __asm__ volatile("" ::: "memory");
+    return f;
+}
+
 __attribute__((constructor)) static void shim_init(void)
 {
     decide(0);

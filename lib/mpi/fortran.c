@@ -21,6 +21,7 @@
 #include "exchange/reqtab.h"
 #include "mpi/fortran.h"
 #include "mpi/gen_fortran.h"
+#include "sampler/dlnext.h"
 
 /* ---- the real bindings ---------------------------------------------------- */
 
@@ -28,7 +29,7 @@ static void *rpf_tab[RPF_NABI][RP_FN__COUNT];
 
 static void *sym_next(const char *name)
 {
-    return dlsym(RTLD_NEXT, name);
+    return rp_dlnext(name);
 }
 
 /* Candidates, best first: the profiling entry of the binding in each

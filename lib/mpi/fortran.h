@@ -23,7 +23,7 @@ enum { RPF_F77 = 0,     /* mpi_send_ & co: mpif.h and `use mpi` */
 #define RPF_STATUS_MAX RPF_STATUS_SIZE
 
 /* The real Fortran binding of function `fn` (pmpi_x_ / pmpi_x_f08_),
- * resolved once with dlsym(RTLD_NEXT) and cached.  Never NULL: without any
+ * resolved once with rp_dlnext (dlsym RTLD_NEXT) and cached.  Never NULL: without any
  * binding the process stops with a message. */
 void *rpf_real(int fn, int abi);
 

@@ -16,7 +16,7 @@ body is generated here (same hooks as the C wrapper of that kind, handles
 converted with PMPI_*_f2c); for `custom` functions it is hand-written in
 lib/mpi/fortran.c with the prototype declared in gen_fortran.h.  The real
 Fortran binding (pmpi_send_, pmpi_send_f08_) is found by rpf_real()
-(lib/mpi/fortran.c) with dlsym(RTLD_NEXT, ...), once per function and ABI.
+(lib/mpi/fortran.c) with rp_dlnext (dlsym RTLD_NEXT), once per function and ABI.
 
 Fortran passes every argument by reference: a C parameter `void *buf`
 stays a buffer pointer (MPI_IN_PLACE/MPI_BOTTOM arrive as the addresses of

@@ -37,7 +37,10 @@ static int launcher_rank0(void)
 
 /* A library built for one MPI preloaded into a program of another (Open MPI
  * handles are pointers, MPICH's are ints) would break the job at its first
- * call with "Invalid communicator".  The MPI that really runs answers
+ * call with "Invalid communicator".  Where librpprof.so is the trampolines
+ * of lib/mpi/shim.c, this library is loaded only when the process runs the
+ * MPI it was built for (or no MPI could be told apart); this check is for
+ * the rest (configure --disable-shim, other CPUs).  The MPI that really runs answers
  * MPI_Get_library_version (resolved to the program's library); if it
  * positively names the other family, rpprof steps aside: no rp_start, every
  * wrapper passes straight through, and one message says why.  Returns 1 if

@@ -2,7 +2,7 @@
  * installs its own SIGPROF handler after MPI_Init gets SIGPROF to itself:
  * our sampling stops (rank 0 warns once; counter sampling_lost_app_sigprof)
  * and the program sees the disposition it would have seen without rpprof.
- * The real functions are resolved with dlsym(RTLD_NEXT) at load time,
+ * The real functions are resolved with rp_dlnext (dlsym RTLD_NEXT) at load time,
  * outside any signal handler. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -12,6 +12,7 @@
 #include "core/warn.h"
 #include "sampler/sample.h"
 #include "sampler/sigwrap.h"
+#include "sampler/dlnext.h"
 
 #define RP_EXPORT __attribute__((visibility("default")))
 
@@ -25,10 +26,10 @@ static signal_fn g_real_signal;
 static void resolve(void)
 {
     if (!__atomic_load_n(&g_real_sigaction, __ATOMIC_ACQUIRE))
-        __atomic_store_n(&g_real_sigaction, (sigaction_fn)dlsym(RTLD_NEXT, "sigaction"),
+        __atomic_store_n(&g_real_sigaction, (sigaction_fn)rp_dlnext("sigaction"),
                          __ATOMIC_RELEASE);
     if (!__atomic_load_n(&g_real_signal, __ATOMIC_ACQUIRE))
-        __atomic_store_n(&g_real_signal, (signal_fn)dlsym(RTLD_NEXT, "signal"),
+        __atomic_store_n(&g_real_signal, (signal_fn)rp_dlnext("signal"),
                          __ATOMIC_RELEASE);
 }
 

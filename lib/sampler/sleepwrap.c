@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sampler/dlnext.h"
 #include "sampler/sample.h"
 
 #define RP_EXPORT_SYM __attribute__((visibility("default")))
@@ -34,8 +35,8 @@ static clock_nanosleep_fn real_clock_nanosleep;
 
 __attribute__((constructor)) static void sleepwrap_init(void)
 {
-    real_nanosleep = (nanosleep_fn)dlsym(RTLD_NEXT, "nanosleep");
-    real_clock_nanosleep = (clock_nanosleep_fn)dlsym(RTLD_NEXT, "clock_nanosleep");
+    real_nanosleep = (nanosleep_fn)rp_dlnext("nanosleep");
+    real_clock_nanosleep = (clock_nanosleep_fn)rp_dlnext("clock_nanosleep");
 }
 
 static int do_nanosleep(const struct timespec *req, struct timespec *rem)

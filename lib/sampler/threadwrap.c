@@ -20,6 +20,7 @@
 #include "core/config.h"
 #include "sampler/threads.h"
 #include "sampler/unwind.h"
+#include "sampler/dlnext.h"
 #include "sampler/sample.h"
 
 #define RP_EXPORT_SYM __attribute__((visibility("default")))
@@ -76,7 +77,7 @@ RP_EXPORT_SYM int pthread_create(pthread_t *th, const pthread_attr_t *attr,
 {
     create_fn real = __atomic_load_n(&g_real_create, __ATOMIC_ACQUIRE);
     if (!real) {
-        real = (create_fn)dlsym(RTLD_NEXT, "pthread_create");
+        real = (create_fn)rp_dlnext("pthread_create");
         if (!real)
             return EAGAIN;
         __atomic_store_n(&g_real_create, real, __ATOMIC_RELEASE);

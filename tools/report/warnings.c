@@ -21,7 +21,7 @@ static int sounds_like_loss(const char *name)
 }
 
 /* The run's RP_SUMMARY (0: not known): advice to raise it only when it
- * can be raised. */
+ * can be raised (at RP_MAX_SUMMARY the table's remedy is replaced). */
 static uint32_t g_summary_cap;
 
 void report_warnings_summary_cap(uint32_t cap) { g_summary_cap = cap; }
@@ -32,11 +32,7 @@ const char *report_summary_advice(void)
     if (g_summary_cap >= RP_MAX_SUMMARY)
         snprintf(buf, sizeof buf, "RP_SUMMARY is at its largest (%u): lower RP_K, or use "
                  "RP_MODE=trace, which keeps every task", RP_MAX_SUMMARY);
-    else if (g_summary_cap)
-        snprintf(buf, sizeof buf, "raise RP_SUMMARY (%u in this run, at most %u; RP_K x "
-                 "RP_SUMMARY must fit RP_EAGER_LIMIT, so raise that with it), lower RP_K, "
-                 "or use RP_MODE=trace", g_summary_cap, RP_MAX_SUMMARY);
-    else
+    else   /* below it: the table's remedy (raise it, within the eager limit) */
         return NULL;
     return buf;
 }

@@ -110,6 +110,9 @@ if rp_expect_rc0 "odd path"; then
         rp_fail "odd path: 'profile written to' not escaped and quoted: $line"
     elif ! "$R" "$odd" >"$RP_TMP/odd.txt" 2>&1; then
         rp_fail "odd path: rp-report failed on it"
+    elif "$R" "$odd/none" >/dev/null 2>"$RP_TMP/odd.err" ||
+        ! grep -q -F -e 'odd\ndir $HOME/none: ' "$RP_TMP/odd.err"; then
+        rp_fail "odd path: rp-report's message does not escape the path: $(cat "$RP_TMP/odd.err")"
     else
         # the command line offered works as printed
         cmd=${line#*(rp-report }

@@ -16,6 +16,7 @@
 #include "report/ranks.h"
 #include "report/sites.h"
 #include "report/text.h"
+#include "core/show.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -50,7 +51,9 @@ static void hot_label(char *buf, size_t n, const rp_profile *p, const rp_hot *h,
 static void header(FILE *f, const rp_profile *p, const rp_report_opts *o)
 {
     const rp_phasestats *st = &p->stats;
-    fprintf(f, "rpprof report: %s\n", p->exe[0] ? p->exe : "(unknown program)");
+    char exe[RP_SHOW_LEN];   /* odd characters escaped (core/show.h) */
+    fprintf(f, "rpprof report: %s\n", p->exe[0] ? rp_show(exe, sizeof exe, p->exe)
+                                                : "(unknown program)");
     fprintf(f, "  ranks %u of %u, k=%u paths (%s), mode %s, %llu phase%s, wall %.3f s",
             p->ranks_present, p->nranks, p->k, profile_select_name(p->select),
             profile_mode_name(p->mode), (unsigned long long)st->nphases,

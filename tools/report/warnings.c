@@ -133,6 +133,8 @@ void report_sampling_line(const rp_profile *p, char *buf, size_t n)
     /* the ranks' time together, to weigh the blocked time against */
     double all = (double)p->wall_ns / 1e9 * (p->ranks_present ? p->ranks_present : 1);
     double off = (double)blocked / 1e6;
+    if (off > all)   /* an ignored SIGPROF counts until the file is written */
+        off = all;
     if (samples == 0 && (why || p->wall_ns > 10 * (int64_t)p->period_us * 1000))
         snprintf(buf, n, "sampling every %u us requested (%s clock), 0 samples%s%s", p->period_us,
                  clk, why ? ": " : "", why ? why : "");

@@ -13,6 +13,7 @@
 #include "core/cct.h"
 #include "core/itembuf.h"
 #include "core/warn.h"
+#include "core/show.h"
 
 int config_parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *out)
 {
@@ -39,9 +40,10 @@ static void get_u32(const char *var, uint32_t lo, uint32_t hi, uint32_t def,
         return;
     if (config_parse_u32(s, lo, hi, out) != 0) {
         *out = def;
+        char v[RP_SHOW_LEN];   /* a long value elided: the range and the value used stay */
         if (verbose)
             rp_warn(0, "%s='%s' is not valid (expected an integer %u..%u%s); using %u",
-                    var, s, lo, hi, extra, def);
+                    var, rp_show(v, sizeof v, s), lo, hi, extra, def);
     }
 }
 
@@ -63,8 +65,9 @@ static int get_word(const char *var, const char *const *words, int nwords,
                 strncat(list, "|", sizeof list - strlen(list) - 1);
             strncat(list, words[i], sizeof list - strlen(list) - 1);
         }
-        rp_warn(0, "%s='%s' is not valid (expected %s); using %s", var, s, list,
-                words[def]);
+        char v[RP_SHOW_LEN];
+        rp_warn(0, "%s='%s' is not valid (expected %s); using %s", var,
+                rp_show(v, sizeof v, s), list, words[def]);
     }
     return def;
 }
@@ -115,9 +118,11 @@ void config_load(rp_config *cfg, int verbose)
     const char *o = getenv("RP_OUTPUT");
     if (o && *o) {
         if (strlen(o) >= sizeof cfg->output - 32) {
+            char v[RP_SHOW_LEN];
             if (verbose)
-                rp_warn(0, "RP_OUTPUT is longer than %zu characters; using the default directory",
-                        sizeof cfg->output - 32);
+                rp_warn(0, "RP_OUTPUT='%s' is longer than %zu characters; using the default "
+                           "directory (rpprof-PROGRAM-JOB in the working directory)",
+                        rp_show(v, sizeof v, o), sizeof cfg->output - 33);
         } else {
             strcpy(cfg->output, o);
         }

@@ -40,6 +40,8 @@
 #include "runtime/fault.h"
 #include "runtime/output.h"
 #include "sampler/sigwrap.h"
+#include "core/show.h"
+#include "core/warn.h"
 
 /* The directory every rank writes into; set by output_prepare. */
 static char out_dir[4096];
@@ -154,8 +156,10 @@ static int open_dir(const char *path)
 }
 
 /* Is an existing directory safe to write into?  0, or -1 with a message. */
-static int check_dir(int fd, const char *path, char *msg, size_t msgcap)
+static int check_dir(int fd, const char *dir, char *msg, size_t msgcap)
 {
+    char path[RP_SHOW_LEN];
+    rp_show(path, sizeof path, dir);
     struct stat sb;
     if (fstat(fd, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
         snprintf(msg, msgcap, "measurement path '%s' is not a directory", path);
@@ -209,14 +213,16 @@ static void mark_job(const rp_jobid *j)
 static int make_dir(char *msg, size_t msgcap)
 {
     int dfd = -1;
+    char sd[RP_SHOW_LEN];   /* out_dir as messages show it (show.h) */
     if (rp_rt.cfg.output[0]) {
         snprintf(out_dir, sizeof out_dir, "%s", rp_rt.cfg.output);
         /* RP_OUTPUT=dir/ names the same directory as dir */
         for (size_t n = strlen(out_dir); n > 1 && out_dir[n - 1] == '/'; n--)
             out_dir[n - 1] = '\0';
         if (mkdir(out_dir, 0777) != 0 && errno != EEXIST) {
-            snprintf(msg, msgcap, "cannot create RP_OUTPUT directory '%s': %s", out_dir,
-                     strerror(errno));
+            int e = errno;
+            snprintf(msg, msgcap, "cannot create RP_OUTPUT directory '%s': %s",
+                     rp_show(sd, sizeof sd, out_dir), strerror(e));
             return -1;
         }
     } else {
@@ -235,30 +241,35 @@ static int make_dir(char *msg, size_t msgcap)
                 break;
         }
         if (!made) {
-            snprintf(msg, msgcap, "cannot create measurement directory '%s': %s", out_dir,
-                     strerror(errno));
+            int e = errno;
+            snprintf(msg, msgcap, "cannot create measurement directory '%s': %s",
+                     rp_show(sd, sizeof sd, out_dir), strerror(e));
             return -1;
         }
     }
     /* Never follow a link planted where our directory should be. */
     dfd = open_dir(out_dir);
     if (dfd < 0) {
+        int e = errno;
+        rp_show(sd, sizeof sd, out_dir);
+        errno = e;
         struct stat lsb;
         if (lstat(out_dir, &lsb) == 0 && S_ISLNK(lsb.st_mode))
             snprintf(msg, msgcap, "measurement path '%s' is a symbolic link; not followed "
-                     "(choose another RP_OUTPUT)", out_dir);
+                     "(choose another RP_OUTPUT)", sd);
         else if (errno == ELOOP || errno == ENOTDIR)
-            snprintf(msg, msgcap, "measurement path '%s' is not a directory", out_dir);
+            snprintf(msg, msgcap, "measurement path '%s' is not a directory", sd);
         else
-            snprintf(msg, msgcap, "cannot open measurement directory '%s': %s", out_dir,
-                     strerror(errno));
+            snprintf(msg, msgcap, "cannot open measurement directory '%s': %s", sd,
+                     strerror(e));
         return -1;
     }
     if (check_dir(dfd, out_dir, msg, msgcap) != 0)
         goto fail;
     if (faccessat(dfd, ".", W_OK | X_OK, AT_EACCESS) != 0 && access(out_dir, W_OK | X_OK) != 0) {
-        snprintf(msg, msgcap, "measurement directory '%s' is not writable: %s", out_dir,
-                 strerror(errno));
+        int e = errno;
+        snprintf(msg, msgcap, "measurement directory '%s' is not writable: %s",
+                 rp_show(sd, sizeof sd, out_dir), strerror(e));
         goto fail;
     }
     if (!claim(dfd)) {
@@ -279,8 +290,10 @@ static int make_dir(char *msg, size_t msgcap)
         }
         int sfd = made ? openat(dfd, sub, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1;
         if (sfd < 0) {
+            int e = errno;
             snprintf(msg, msgcap, "measurement directory '%s' is in use by another job and "
-                     "no job-%s subdirectory could be made: %s", base, job, strerror(errno));
+                     "no job-%s subdirectory could be made: %s", rp_show(sd, sizeof sd, base),
+                     job, strerror(e));
             goto fail;
         }
         close(dfd);
@@ -291,8 +304,9 @@ static int make_dir(char *msg, size_t msgcap)
             goto fail;
         }
         claim(dfd);
+        char sb[RP_SHOW_LEN];
         rp_warn(0, "RP_OUTPUT '%s' is in use by another running job; this job writes into '%s'",
-                base, out_dir);
+                rp_show(sb, sizeof sb, base), rp_show(sd, sizeof sd, out_dir));
     }
     mark_job(&g_job);
     close(dfd);
@@ -437,6 +451,9 @@ int output_write_rank(int final)
             (uint64_t)ru.ru_stime.tv_sec * 1000000u + (uint64_t)ru.ru_stime.tv_usec;
         rp_counters[RP_CNT_INVOL_CSW] = (uint64_t)ru.ru_nivcsw;
     }
+    /* ranks per host against this: the report's oversubscription line */
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    rp_counters[RP_CNT_HOST_CPUS] = ncpu > 0 ? (uint64_t)ncpu : 0;
     rp_counters[RP_CNT_TASK_NS] = rp_rt.task_total_ns > 0 ? (uint64_t)rp_rt.task_total_ns : 0;
     rp_counters[RP_CNT_CHECKPOINTS] = rp_fault_cnt.checkpoints + (final ? 0 : 1);
     rp_counters[RP_CNT_CHECKPOINT_FAILURES] = rp_fault_cnt.checkpoint_failures;
@@ -450,6 +467,9 @@ int output_write_rank(int final)
     rp_counters[RP_CNT_OPEN_PHASE_COST_NS] =
         !final && rp_rt.ps.n > 0 && rp_rt.ps.p[0].cost_ns > 0 ? (uint64_t)rp_rt.ps.p[0].cost_ns : 0;
     rp_counters[RP_CNT_APP_SIGPROF] = (uint64_t)sigwrap_app_took_sigprof();
+    /* the program kept SIGPROF from the sampler (sigwrap.c): counted and said */
+    rp_counters[RP_CNT_SIGPROF_BLOCKED_US] = sigwrap_sigprof_blocked_us();
+    sigwrap_warn_blocked();
     /* Every row of the counter table (lib/core/counters.def), in its order. */
     rp_counter *all = calloc(RP_CNT__N, sizeof *all);
     if (!all) {
@@ -465,7 +485,9 @@ int output_write_rank(int final)
 
     char path[sizeof out_via + 32], shown[sizeof out_dir + 32];
     snprintf(path, sizeof path, "%s/rank-%05u.rpp", out_via, rp_rt.rank);
-    snprintf(shown, sizeof shown, "%s/rank-%05u.rpp", out_dir, rp_rt.rank);
+    char sd[RP_SHOW_LEN];
+    snprintf(shown, sizeof shown, "%s/rank-%05u.rpp", rp_show(sd, sizeof sd, out_dir),
+             rp_rt.rank);
     /* Our own data failing the reader's checks is a bug of ours: say which
      * check, rather than a bare EINVAL from the writer. */
     char why[256];
@@ -483,7 +505,13 @@ int output_write_rank(int final)
     if (rc != 0)
         rp_warn(1, "cannot write %s: %s", shown, strerror(saved));
     else if (final && rp_rt.rank == 0 && !getenv("RP_QUIET"))
-        rp_warn(0, "profile written to %s/ (rp-report %s)", out_dir, out_dir);
+    {
+        /* the directory escaped, and quoted for the shell in the command
+         * line offered (show.h) */
+        char sa[RP_SHOW_LEN];
+        rp_warn(0, "profile written to %s/ (rp-report %s)", sd,
+                rp_show_arg(sa, sizeof sa, out_dir));
+    }
     errno = saved;
     return rc;
 }

@@ -129,6 +129,10 @@ pid_t sample_main_tid(void) { return g_main_tid; }
 rp_cct *sample_cct(void) { return g_cct_ok ? &g_cct : NULL; }
 int64_t sample_current_period_ns(void) { return g_running ? g_cur_period_ns : 0; }
 int sample_forked(void) { return g_forked; }
+/* 1 while the main thread's SIGPROF handler runs: SIGPROF is blocked there
+ * by the kernel, and a mask change from inside it (libunwind's locks) is
+ * not the program blocking SIGPROF (sigwrap.c). */
+int sample_in_handler(void) { return __atomic_load_n(&g_handler_busy, __ATOMIC_RELAXED); }
 
 /* ---- the handler ---------------------------------------------------------- */
 

@@ -61,6 +61,9 @@ int64_t sample_current_period_ns(void);
 
 /* Are we a fork child (worker threads, threadwrap.c). */
 int  sample_forked(void);
+/* 1 while the main thread's SIGPROF handler runs (sigwrap.c ignores mask
+ * changes made from inside it). */
+int  sample_in_handler(void);
 
 /* ---- what the runtime calls --------------------------------------------- */
 /* Start sampling on the calling (main) thread; 0 or -1 (one warning printed).

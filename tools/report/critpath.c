@@ -12,6 +12,7 @@
 #include "common/graph.h"
 #include "common/paths.h"
 #include "report/critpath.h"
+#include "report/warnings.h"
 #include "common/symbols.h"
 
 #include <stdlib.h>
@@ -173,8 +174,9 @@ int report_critpath_digits(FILE *f, const rp_run *run, uint32_t digits)
     if (cut)
         fprintf(stderr, "%s: warning: the critical path is incomplete: in %llu phase(s) its "
                 "summary filled up; the last %.3f s of it (after the overflow) are not in "
-                "this file (raise RP_SUMMARY, or RP_MODE=trace)\n", run->prog,
-                (unsigned long long)cut, (double)tail_ns / 1e9);
+                "this file (%s)\n", run->prog, (unsigned long long)cut, (double)tail_ns / 1e9,
+                report_summary_advice() ? report_summary_advice()
+                                        : "raise RP_SUMMARY, or RP_MODE=trace");
     free_paths(v, n);
     graph_free(&g);
     return ferror(f) ? -1 : 0;

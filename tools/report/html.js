@@ -37,8 +37,11 @@
   app.appendChild(el('h1', {text: 'rpprof: ' + D.program}));
   app.appendChild(el('p', {id: 'summary', text: D.ranks + ' of ' + D.ranks_expected +
     ' ranks, k=' + k + ' paths (' + D.select + '), mode ' + D.mode + ', ' + D.phases +
-    ' phases, wall ' + fx(D.wall_seconds, 3) + ' s, ' + (D.period_us ? 'sampling every ' + D.period_us + ' us, ' : 'sampling off, ') +
+    ' phases, wall ' + fx(D.wall_seconds, 3) + ' s, ' + (D.sampling ? D.sampling + ', ' :
+    (D.period_us ? 'sampling every ' + D.period_us + ' us, ' : 'sampling off, ')) +
     D.samples + ' samples'}));
+  if (D.oversubscribed)
+    app.appendChild(el('p', {id: 'oversubscribed', 'class': 'warn', text: 'OVERSUBSCRIBED: ' + D.oversubscribed}));
 
   // warnings: every loss counter (doc/report.md)
   var wl = el('ul', {id: 'warning-list'});

@@ -194,6 +194,17 @@ int report_json(FILE *f, const rp_profile *p, const rp_report_opts *o)
         fputs(", \"phase_k\": null", f);
     fputs(", \"clock\": ", f);
     jstr(f, p->clock == RP_CLOCK_CPU ? "cpu" : "wall");
+    /* what the text header says: samples that did not come, ranks sharing
+     * CPUs (warnings.h, ranks.h) */
+    char line[1024];
+    report_sampling_line(p, line, sizeof line);
+    fputs(", \"sampling\": ", f);
+    jstr(f, line);
+    fputs(", \"oversubscribed\": ", f);
+    if (report_oversubscribed(o->ranks, o->nranks_rows, line, sizeof line))
+        jstr(f, line);
+    else
+        fputs("null", f);
     fputs(", \"sampled_seconds\": ", f);
     jnum(f, secs(report_total(p, RP_MET_RANK)));
     fputs(", \"mpi_seconds\": ", f);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "format/rpfile.h"
 #include "common/rankfiles.h"
+#include "core/show.h"
 
 static int64_t col_total(const rp_rankdata *d, uint32_t col)
 {
@@ -51,6 +52,8 @@ int32_t ranks_load(const char *dir, uint32_t nranks, rp_rankrow **out)
             else if (!strncmp(ct->name, "main_thread_cpu_us", sizeof ct->name)) {
                 x->has_cpu = 1;
                 x->cpu_ns = (int64_t)ct->value * 1000;
+            } else if (!strncmp(ct->name, "host_cpus_online", sizeof ct->name)) {
+                x->host_cpus = ct->value > UINT32_MAX ? UINT32_MAX : (uint32_t)ct->value;
             } else if (!strncmp(ct->name, "main_thread_involuntary_switches", sizeof ct->name)) {
                 x->invol_csw = ct->value;
             } else if (!strncmp(ct->name, "task_time_ns", sizeof ct->name) && ct->value > 0 &&
@@ -104,6 +107,75 @@ static void row(FILE *f, const rp_rankrow *x)
             secs(x->task_ns), secs(x->mpi_ns), tot > 0 ? 100.0 * (double)x->mpi_ns / (double)tot : 0.0,
             (unsigned long long)x->samples, secs(x->wall_ns), cpu, csw,
             descheduled(x) ? "  descheduled" : "");
+}
+
+int report_oversubscribed(const rp_rankrow *r, uint32_t n, char *buf, size_t len)
+{
+    if (!r || n == 0 || len == 0)
+        return 0;
+    /* hosts with more ranks than CPUs: the worst one named */
+    uint32_t hosts_over = 0, ranks_over = 0, hosts = 0, worst = UINT32_MAX, worst_n = 0;
+    uint32_t desched = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        desched += descheduled(&r[i]);
+        uint32_t first = i;   /* the first row of this host */
+        for (uint32_t j = 0; j < i; j++)
+            if (!strncmp(r[j].host, r[i].host, sizeof r[i].host)) {
+                first = j;
+                break;
+            }
+        if (first != i)
+            continue;
+        hosts++;
+        uint32_t on = 0, cpus = 0;
+        for (uint32_t j = i; j < n; j++)
+            if (!strncmp(r[j].host, r[i].host, sizeof r[i].host)) {
+                on++;
+                if (r[j].host_cpus > cpus)
+                    cpus = r[j].host_cpus;
+            }
+        if (cpus && on > cpus) {
+            hosts_over++;
+            ranks_over += on;
+            if (worst == UINT32_MAX ||
+                (double)on / cpus > (double)worst_n / r[worst].host_cpus) {
+                worst = i;
+                worst_n = on;
+            }
+        }
+    }
+    if (!hosts_over && !desched)
+        return 0;
+    size_t w = 0;
+    char host[RP_SHOW_MIN];
+    if (hosts_over) {
+        uint32_t cpus = 0;
+        for (uint32_t j = 0; j < n; j++)
+            if (!strncmp(r[j].host, r[worst].host, sizeof r[worst].host) && r[j].host_cpus > cpus)
+                cpus = r[j].host_cpus;
+        char h[sizeof r[worst].host + 1];
+        snprintf(h, sizeof h, "%.*s", (int)sizeof r[worst].host, r[worst].host);
+        rp_show(host, sizeof host, h);
+        if (hosts == 1)
+            w += (size_t)snprintf(buf + w, len - w, "%u ranks on %u CPU%s of host %s", worst_n,
+                                  cpus, cpus == 1 ? "" : "s", host);
+        else
+            w += (size_t)snprintf(buf + w, len - w, "%u of %u hosts have more ranks than CPUs "
+                                  "(%u ranks on them; worst: %u ranks on %u CPU%s of host %s)",
+                                  hosts_over, hosts, ranks_over, worst_n, cpus,
+                                  cpus == 1 ? "" : "s", host);
+    }
+    if (desched && w < len)
+        w += (size_t)snprintf(buf + w, len - w, "%s%u of %u rank%s had less CPU time than "
+                              "%.0f%% of %s task time", w ? "; " : "", desched, n,
+                              n == 1 ? "" : "s", 100.0 * RP_RANK_CPU_LOW,
+                              desched == 1 ? "its" : "their");
+    if (w < len)
+        snprintf(buf + w, len - w, ": ranks waited for a CPU, so task times, path costs "
+                 "and imbalance include that waiting, and a polling MPI's waits took CPU "
+                 "from the ranks computing (the critical path's share of wall is not what "
+                 "a core per rank would give); the per-rank CPU column shows each rank");
+    return 1;
 }
 
 void ranks_text(FILE *f, const rp_rankrow *r, uint32_t n, uint32_t top)

@@ -21,6 +21,7 @@ typedef struct rp_rankrow {
     int      has_cpu;      /* the rank file has the two counters below */
     int64_t  cpu_ns;       /* main_thread_cpu_us: CPU time of the MPI thread */
     uint64_t invol_csw;    /* main_thread_involuntary_switches */
+    uint32_t host_cpus;    /* host_cpus_online: CPUs online on its host (0: not recorded) */
 } rp_rankrow;
 
 /* A rank whose MPI thread had less CPU time than this share of its (wall-
@@ -34,6 +35,13 @@ typedef struct rp_rankrow {
  * out: the header already warns about them).  *out is malloc'd; returns
  * the number of rows or -1 on ENOMEM. */
 int32_t ranks_load(const char *dir, uint32_t nranks, rp_rankrow **out);
+
+/* Ranks sharing CPUs, said once in the header of every view: hosts with
+ * more ranks than CPUs online (host_cpus_online), and ranks with less CPU
+ * time than RP_RANK_CPU_LOW of their task time (descheduled).  1 with a
+ * one-line account in buf (what was seen, and what it means for the
+ * numbers), 0 when neither was seen. */
+int report_oversubscribed(const rp_rankrow *r, uint32_t n, char *buf, size_t len);
 
 /* Text: the ranks with the most and the least task time (top rows each),
  * with min / median / max over all ranks. */

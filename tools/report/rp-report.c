@@ -17,6 +17,7 @@
 #include "report/speedscope.h"
 #include "common/rankfiles.h"
 #include "report/warnings.h"
+#include "core/show.h"
 #include "report/whatif.h"
 #include "report/text.h"
 #include "report/json.h"
@@ -80,14 +81,15 @@ static int parse_u32(const char *s, uint32_t *v)
 static int load(const char *arg, double min_share, rp_profile *p)
 {
     struct stat sb;
-    char err[256];
+    char err[256], shown[RP_SHOW_LEN];   /* arg as messages show it (core/show.h) */
+    rp_show(shown, sizeof shown, arg);
     if (stat(arg, &sb) != 0) {
-        fprintf(stderr, "rp-report: %s: %s\n", arg, strerror(errno));
+        fprintf(stderr, "rp-report: %s: %s\n", shown, strerror(errno));
         return -1;
     }
     if (!S_ISDIR(sb.st_mode)) {
         if (profile_read(arg, p, err, sizeof err) != 0) {
-            fprintf(stderr, "rp-report: %s: %s\n", arg, err);
+            fprintf(stderr, "rp-report: %s: %s\n", shown, err);
             return -1;
         }
         return 0;
@@ -95,7 +97,7 @@ static int load(const char *arg, double min_share, rp_profile *p)
     uint32_t nrank;
     int64_t newest = rankfiles_newest(arg, &nrank);
     if (newest < 0) {
-        fprintf(stderr, "rp-report: %s: %s\n", arg, strerror(errno));
+        fprintf(stderr, "rp-report: %s: %s\n", shown, strerror(errno));
         return -1;
     }
     size_t n = strlen(arg) + 16;
@@ -124,15 +126,15 @@ static int load(const char *arg, double min_share, rp_profile *p)
             free(prof);
             return 0;
         }
-        fprintf(stderr, "rp-report: %s: %s%s\n", prof, err,
+        fprintf(stderr, "rp-report: %s/profile.rpm: %s%s\n", shown, err,
                 nrank ? "; merging the rank files instead" : "");
         if (!nrank) {
             free(prof);
             return -1;
         }
     } else if (have && nrank) {
-        fprintf(stderr, "rp-report: %s is older than the rank files; merging them in memory\n",
-                prof);
+        fprintf(stderr, "rp-report: %s/profile.rpm is older than the rank files; merging them "
+                "in memory\n", shown);
     }
     free(prof);
     rp_merge_opts o = {"rp-report", 0, min_share, 1};
@@ -357,6 +359,8 @@ int main(int argc, char **argv)
         rp_run run;
         if (run_load(arg, "rp-report", &run) != 0)
             return 1;
+        if (run.first)
+            report_warnings_summary_cap(run.first->summary_cap);
         /* the loss counters of the rank files: on stderr (critpath and
          * --check have fixed line formats), and as DOT comments in dot */
         rp_counter *ctr = NULL;
@@ -382,6 +386,7 @@ int main(int argc, char **argv)
     rp_profile p;
     if (load(arg, min_share, &p) != 0)
         return 1;
+    report_warnings_summary_cap(p.summary_cap);   /* advice that fits (warnings.h) */
     /* path and trace modes: path costs from the path summaries, and (text)
      * the task sequences */
     rp_run run;

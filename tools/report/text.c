@@ -16,6 +16,7 @@
 #include "report/ranks.h"
 #include "report/sites.h"
 #include "report/text.h"
+#include "core/show.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -47,22 +48,24 @@ static void hot_label(char *buf, size_t n, const rp_profile *p, const rp_hot *h,
     label(buf, n, p, h->func, by_func ? 0 : h->file, by_func ? 0 : h->line, w);
 }
 
-static void header(FILE *f, const rp_profile *p)
+static void header(FILE *f, const rp_profile *p, const rp_report_opts *o)
 {
     const rp_phasestats *st = &p->stats;
-    fprintf(f, "rpprof report: %s\n", p->exe[0] ? p->exe : "(unknown program)");
+    char exe[RP_SHOW_LEN];   /* odd characters escaped (core/show.h) */
+    fprintf(f, "rpprof report: %s\n", p->exe[0] ? rp_show(exe, sizeof exe, p->exe)
+                                                : "(unknown program)");
     fprintf(f, "  ranks %u of %u, k=%u paths (%s), mode %s, %llu phase%s, wall %.3f s",
             p->ranks_present, p->nranks, p->k, profile_select_name(p->select),
             profile_mode_name(p->mode), (unsigned long long)st->nphases,
             st->nphases == 1 ? "" : "s", secs(p->wall_ns));
     if (p->phase_k > p->k)
         fprintf(f, ", phase-end exchange of %u paths", p->phase_k);
-    if (p->period_us)
-        fprintf(f, ", sampling every %u us (%s clock)", p->period_us,
-                p->clock == RP_CLOCK_CPU ? "cpu" : "wall");
-    else
-        fputs(", sampling off", f);
-    fputc('\n', f);
+    char sampling[256];
+    report_sampling_line(p, sampling, sizeof sampling);
+    fprintf(f, ", %s\n", sampling);
+    char over[1024];
+    if (report_oversubscribed(o->ranks, o->nranks_rows, over, sizeof over))
+        fprintf(f, "  OVERSUBSCRIBED: %s\n", over);
     if (p->n_missing) {
         fprintf(f, "  warning: %u rank%s missing or unreadable:", p->n_missing,
                 p->n_missing == 1 ? "" : "s");
@@ -126,10 +129,22 @@ static void coverage(FILE *f, const rp_profile *p)
         /* below ten periods a path is too short to be sampled: not flagged */
         /* time paused by MPI_Pcontrol(0) is "not sampled" too: say so */
         int paused = worst == RP_UNK_NOT_SAMPLED && report_counter(p, "samples_paused") > 0;
+        /* advice that can help: not RP_PERIOD when the program kept SIGPROF
+         * from the sampler, not RP_SUMMARY when it is at its largest */
+        const char *why = help[worst];
+        if (paused)
+            why = "MPI_Pcontrol(0) paused sampling (samples_paused)";
+        else if (worst == RP_UNK_NOT_SAMPLED && report_counter(p, "sigprof_blocked_us") > 0)
+            why = "the program blocked or ignored SIGPROF (sigprof_blocked_us); lowering "
+                  "RP_PERIOD cannot help";
+        else if (worst == RP_UNK_NOT_SAMPLED && report_counter(p, "sampling_lost_app_sigprof") > 0)
+            why = "the program took SIGPROF over (sampling_lost_app_sigprof); lowering "
+                  "RP_PERIOD cannot help";
+        else if (worst == RP_UNK_SUMMARY && p->summary_cap >= RP_MAX_SUMMARY)
+            why = "RP_SUMMARY is at its largest; a larger RP_PERIOD gives fewer, longer intervals";
         if (cost > 10 * (int64_t)p->period_us * 1000 && pct(loc, cost) < 80.0 && unk[worst] > 0)
             fprintf(f, "   LOW: mostly %s; %s", (const char *[]){ "", "not sampled",
-                    "sample buffer full", "summary overflow" }[worst],
-                    paused ? "MPI_Pcontrol(0) paused sampling (samples_paused)" : help[worst]);
+                    "sample buffer full", "summary overflow" }[worst], why);
         fputc('\n', f);
     }
 }
@@ -421,7 +436,7 @@ static int cct(FILE *f, const rp_profile *p, const rp_report_opts *o)
 
 int report_text(FILE *f, const rp_profile *p, const rp_report_opts *o)
 {
-    header(f, p);
+    header(f, p, o);
     distribution(f, p);
     int64_t sampled = report_total(p, RP_MET_RANK);
     fprintf(f, "\nSamples: %.3f s of task time over all ranks, %.3f s inside MPI (%llu samples)\n",

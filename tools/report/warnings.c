@@ -1,9 +1,12 @@
 /* warnings.c - warnings generated from the counter table (warnings.h). */
 #include "report/warnings.h"
+#include "report/model.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include "core/counters.h"
+#include "core/config.h"   /* RP_MAX_SUMMARY */
+#include <stdio.h>
 
 /* Counters from another version of rpprof are not in our table: fall back
  * to what their names say. */
@@ -15,6 +18,23 @@ static int sounds_like_loss(const char *name)
         if (strstr(name, bad[i]))
             return 1;
     return 0;
+}
+
+/* The run's RP_SUMMARY (0: not known): advice to raise it only when it
+ * can be raised (at RP_MAX_SUMMARY the table's remedy is replaced). */
+static uint32_t g_summary_cap;
+
+void report_warnings_summary_cap(uint32_t cap) { g_summary_cap = cap; }
+
+const char *report_summary_advice(void)
+{
+    static char buf[256];
+    if (g_summary_cap >= RP_MAX_SUMMARY)
+        snprintf(buf, sizeof buf, "RP_SUMMARY is at its largest (%u): lower RP_K, or use "
+                 "RP_MODE=trace, which keeps every task", RP_MAX_SUMMARY);
+    else   /* below it: the table's remedy (raise it, within the eager limit) */
+        return NULL;
+    return buf;
 }
 
 uint32_t report_warnings(const rp_counter *c, uint32_t n, rp_warning *out, uint32_t max)
@@ -33,6 +53,8 @@ uint32_t report_warnings(const rp_counter *c, uint32_t n, rp_warning *out, uint3
                 continue;
             x.meaning = row->meaning;
             x.remedy = row->remedy;
+            if (!strcmp(name, "paths_summary_full") && report_summary_advice())
+                x.remedy = report_summary_advice();
         } else {
             if (!sounds_like_loss(name))
                 continue;
@@ -93,4 +115,38 @@ int32_t report_sum_counters(const rp_rankdata *rd, const uint8_t *present, uint3
     }
     *out = c;
     return (int32_t)n;
+}
+
+void report_sampling_line(const rp_profile *p, char *buf, size_t n)
+{
+    if (!p->period_us) {
+        snprintf(buf, n, "sampling off");
+        return;
+    }
+    const char *clk = p->clock == RP_CLOCK_CPU ? "cpu" : "wall";
+    uint64_t samples = report_counter(p, "samples");
+    uint64_t blocked = report_counter(p, "sigprof_blocked_us");
+    uint64_t took = report_counter(p, "sampling_lost_app_sigprof");
+    const char *why = blocked ? "SIGPROF blocked or ignored by the program (sigprof_blocked_us)"
+                      : took  ? "the program took SIGPROF over (sampling_lost_app_sigprof)"
+                              : NULL;
+    /* the ranks' time together, to weigh the blocked time against */
+    double all = (double)p->wall_ns / 1e9 * (p->ranks_present ? p->ranks_present : 1);
+    double off = (double)blocked / 1e6;
+    if (off > all)   /* an ignored SIGPROF counts until the file is written */
+        off = all;
+    if (samples == 0 && (why || p->wall_ns > 10 * (int64_t)p->period_us * 1000))
+        snprintf(buf, n, "sampling every %u us requested (%s clock), 0 samples%s%s", p->period_us,
+                 clk, why ? ": " : "", why ? why : "");
+    else if (blocked && off >= 0.5 * all)
+        snprintf(buf, n, "sampling every %u us requested (%s clock), %llu samples: %s for "
+                 "%.3f s of the ranks' %.3f s", p->period_us, clk, (unsigned long long)samples,
+                 why, off, all);
+    else if (blocked)
+        snprintf(buf, n, "sampling every %u us (%s clock) except for %.3f s of the ranks' "
+                 "%.3f s: %s", p->period_us, clk, off, all, why);
+    else if (took)
+        snprintf(buf, n, "sampling every %u us (%s clock) until %s", p->period_us, clk, why);
+    else
+        snprintf(buf, n, "sampling every %u us (%s clock)", p->period_us, clk);
 }

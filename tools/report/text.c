@@ -26,6 +26,37 @@
 #define MAX_COLS 8u
 #define MAX_DEPTH_SHOWN 48u
 
+/* prefix + text, broken at spaces so that no line passes 100 columns;
+ * lines after the first start with indent. */
+static void print_wrapped(FILE *f, const char *prefix, const char *indent, const char *text)
+{
+    const size_t width = 100;
+    size_t col = strlen(prefix);
+    int line_empty = 1;   /* no word on this line yet */
+    fputs(prefix, f);
+    for (;;) {
+        while (*text == ' ')
+            text++;
+        size_t w = strcspn(text, " ");
+        if (w == 0)
+            break;
+        if (!line_empty && col + 1 + w > width) {
+            fprintf(f, "\n%s", indent);
+            col = strlen(indent);
+            line_empty = 1;
+        }
+        if (!line_empty) {
+            fputc(' ', f);
+            col++;
+        }
+        fwrite(text, 1, w, f);
+        col += w;
+        text += w;
+        line_empty = 0;
+    }
+    fputc('\n', f);
+}
+
 static double secs(int64_t ns) { return (double)ns / 1e9; }
 static double pct(int64_t a, int64_t b) { return b > 0 ? 100.0 * (double)a / (double)b : 0.0; }
 
@@ -65,7 +96,7 @@ static void header(FILE *f, const rp_profile *p, const rp_report_opts *o)
     fprintf(f, ", %s\n", sampling);
     char over[1024];
     if (report_oversubscribed(o->ranks, o->nranks_rows, over, sizeof over))
-        fprintf(f, "  OVERSUBSCRIBED: %s\n", over);
+        print_wrapped(f, "  OVERSUBSCRIBED: ", "    ", over);
     if (p->n_missing) {
         fprintf(f, "  warning: %u rank%s missing or unreadable:", p->n_missing,
                 p->n_missing == 1 ? "" : "s");

@@ -1,10 +1,10 @@
 /* reqtab.c - open-addressing hash of tracked requests, keyed by the handle
  * bits.  Open MPI reuses request objects after completion, so an entry is
  * deleted when its (non-persistent) request completes or is freed.  The
- * table never holds more slots than twice its most live entries (deleted
- * slots are reused or cleared at the next rehash); each entry holds a
- * reference to its communicator's entry (reqtab_set_comm), dropped when it
- * is deleted or reused. */
+ * table has fewer than four slots per entry ever live at once (256 at
+ * least; deleted slots are reused or cleared at the next rehash); each
+ * entry holds a reference to its communicator's entry (reqtab_set_comm),
+ * dropped when it is deleted or its slot reused. */
 #include "exchange/reqtab.h"
 
 #include <stdlib.h>

@@ -20,8 +20,8 @@ typedef struct rp_shadow_ent {
     rp_comm *c;         /* NULL: a one-process object, nothing to join */
 } rp_shadow_ent;
 
-/* Objects alive at a time, at most: n <= cap, and cap at most twice the
- * most ever alive at once.  The table holds its shadows' owner references
+/* Objects alive now: n <= cap, and cap at most twice the most ever alive
+ * at once (8 at least).  The table holds its shadows' owner references
  * (comm.h, "Lifetime"): a shadow whose object is freed while a non-blocking
  * exchange on it is still in flight (a file closed before its non-blocking
  * collective completed, which is erroneous) loses its communicator at the

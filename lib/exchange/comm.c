@@ -1,6 +1,9 @@
 /* comm.c - map from user communicators to their shadows.  Open addressing
- * keyed by the handle's bits (a pointer in Open MPI, an int in MPICH), with
- * MPI_COMM_WORLD checked first because most traffic uses it. */
+ * (linear probing) keyed by the handle's bits (a pointer in Open MPI, an
+ * int in MPICH), with MPI_COMM_WORLD checked first because most traffic
+ * uses it.  A freed communicator leaves the table at once (backward-shift
+ * deletion, no tombstones); its entry lives on while anything holds a
+ * reference (comm.h, "Lifetime"). */
 #include "exchange/comm.h"
 
 #include <stdlib.h>
@@ -30,6 +33,9 @@ static uint64_t comm_key(MPI_Comm c)
 
 static int same_comm(MPI_Comm a, MPI_Comm b) { return memcmp(&a, &b, sizeof a) == 0; }
 
+/* The slot where the search for comm starts. */
+static uint32_t home(MPI_Comm comm) { return (uint32_t)comm_key(comm) & (table_cap - 1); }
+
 static int table_grow(void)
 {
     uint32_t ncap = table_cap ? table_cap * 2 : 64;
@@ -38,8 +44,8 @@ static int table_grow(void)
         return -1;
     for (uint32_t i = 0; i < table_cap; i++) {
         rp_comm *e = table[i];
-        if (!e || !e->live)
-            continue;                       /* dead entries drop out of the index */
+        if (!e)
+            continue;
         uint32_t h = (uint32_t)comm_key(e->user) & (ncap - 1);
         while (nt[h])
             h = (h + 1) & (ncap - 1);
@@ -48,10 +54,59 @@ static int table_grow(void)
     free(table);
     table = nt;
     table_cap = ncap;
-    table_used = 0;
-    for (uint32_t i = 0; i < ncap; i++)
-        table_used += nt[i] != NULL;
     return 0;
+}
+
+/* Take entry e out of the table (not there: nothing).  The entries after
+ * it in its run move up into the hole unless their own search starts
+ * after it, so every search still finds its entry before an empty slot. */
+static void table_remove(const rp_comm *e)
+{
+    if (!table_cap)
+        return;
+    uint32_t mask = table_cap - 1, i = home(e->user), n = 0;
+    while (n++ < table_cap && table[i] && table[i] != e)
+        i = (i + 1) & mask;
+    if (!table[i] || table[i] != e)
+        return;
+    table[i] = NULL;
+    table_used--;
+    for (uint32_t j = (i + 1) & mask; table[j]; j = (j + 1) & mask) {
+        uint32_t h = home(table[j]->user);
+        /* table[j] stays where it is if h lies cyclically in (i, j] */
+        int stays = i <= j ? (i < h && h <= j) : (i < h || h <= j);
+        if (!stays) {
+            table[i] = table[j];
+            table[j] = NULL;
+            i = j;
+        }
+    }
+}
+
+void comm_hold(rp_comm *c)
+{
+    if (c)
+        c->refs++;
+}
+
+void comm_put(rp_comm *c)
+{
+    if (!c || !c->refs || --c->refs)
+        return;
+    free(c->world);
+    free(c);
+}
+
+/* c's communicators are about to be freed (the user's too, for a table
+ * entry: this runs before the real MPI_Comm_free).  Holders that outlive
+ * the free may still ask for world ranks (a pre-posted receive's join, a
+ * non-blocking collective's record), which need the communicator's group:
+ * read them now. */
+static void retire(rp_comm *c)
+{
+    if (c->refs > 1 && c != world)
+        (void)comm_world_rank(c, 0);
+    c->live = 0;
 }
 
 rp_comm *comm_lookup(MPI_Comm comm)
@@ -60,9 +115,9 @@ rp_comm *comm_lookup(MPI_Comm comm)
         return world;
     if (!table_cap)
         return NULL;
-    uint32_t h = (uint32_t)comm_key(comm) & (table_cap - 1);
+    uint32_t h = home(comm);
     for (uint32_t n = 0; n < table_cap && table[h]; n++, h = (h + 1) & (table_cap - 1))
-        if (table[h]->live && same_comm(table[h]->user, comm))
+        if (same_comm(table[h]->user, comm))
             return table[h];
     return NULL;
 }
@@ -146,9 +201,10 @@ int comm_register(MPI_Comm comm)
             e->merged = comm_shadow_take(m);
     }
     e->live = 1;
+    e->refs = 1;   /* the table's */
     if ((table_used + 1) * 2 > table_cap && table_grow() != 0)
         return -1;
-    uint32_t h = (uint32_t)comm_key(comm) & (table_cap - 1);
+    uint32_t h = home(comm);
     while (table[h])
         h = (h + 1) & (table_cap - 1);
     table[h] = e;
@@ -163,16 +219,19 @@ void comm_unregister(MPI_Comm comm)
     rp_comm *e = comm_lookup(comm);
     if (!e || e == world)
         return;
+    table_remove(e);
+    retire(e);
     PMPI_Comm_free(&e->p2p);
     PMPI_Comm_free(&e->coll);
-    comm_shadow_release(e->merged);
-    e->live = 0;   /* stays allocated: in-flight requests may point at it */
+    comm_shadow_free(e->merged);
+    e->merged = NULL;
+    comm_put(e);   /* the table's reference; in-flight holders keep it */
 }
 
 void comm_foreach(void (*fn)(rp_comm *c))
 {
     for (uint32_t i = 0; i < table_cap; i++)
-        if (table[i] && table[i]->live)
+        if (table[i])
             fn(table[i]);
 }
 
@@ -180,13 +239,19 @@ void comm_shutdown(void)
 {
     for (uint32_t i = 0; i < table_cap; i++) {
         rp_comm *e = table[i];
-        if (e && e->live) {
-            PMPI_Comm_free(&e->p2p);
-            PMPI_Comm_free(&e->coll);
-            comm_shadow_release(e->merged);
-            e->live = 0;
-        }
+        if (!e)
+            continue;
+        table[i] = NULL;
+        PMPI_Comm_free(&e->p2p);
+        PMPI_Comm_free(&e->coll);
+        comm_shadow_free(e->merged);
+        e->merged = NULL;
+        e->live = 0;
+        comm_put(e);
     }
+    free(table);
+    table = NULL;
+    table_cap = table_used = 0;
     world = NULL;
 }
 
@@ -253,25 +318,19 @@ rp_comm *comm_shadow_take(MPI_Comm dup)
         PMPI_Bcast(&e->uid, 1, MPI_UINT32_T, 0, dup);
     e->spans_world = (uint32_t)e->size == g_opt.nranks;
     e->live = 1;
+    e->refs = 1;   /* the owner's */
     return e;
-}
-
-void comm_shadow_release(rp_comm *c)
-{
-    if (c && c->live) {
-        PMPI_Comm_free(&c->coll);
-        c->live = 0;
-    }
 }
 
 void comm_shadow_free(rp_comm *c)
 {
     if (!c)
         return;
-    if (c->live)   /* (released: its communicator is gone already) */
+    if (c->live) {
+        retire(c);
         PMPI_Comm_free(&c->coll);
-    free(c->world);
-    free(c);
+    }
+    comm_put(c);   /* the owner's reference */
 }
 
 

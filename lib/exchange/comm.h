@@ -8,6 +8,19 @@
 #include <mpi.h>
 #include <stdint.h>
 
+/* Lifetime.  An entry is reference-counted: its owner (the table, for a
+ * user communicator; the window's or file's shadow table, or the
+ * intercommunicator's entry for `merged`, for a stand-alone shadow) holds
+ * one reference while the object lives, and so does everything that may
+ * still use the entry after the object's free: each tracked request
+ * (lib/exchange/reqtab.c), each non-blocking collective's exchange in
+ * flight, a collective's receives posted before the user's call
+ * (wrap_coll.c).  MPI lets a program free a communicator while operations
+ * on it are pending; the free releases the shadows at once (MPI defers
+ * that free too) and the owner's reference, and the entry itself goes
+ * with the last reference.  So memory is bounded by the handles alive at
+ * a time, not by all ever made.  Main thread only, never in a signal
+ * handler. */
 typedef struct rp_comm {
     MPI_Comm user;
     MPI_Comm p2p;
@@ -16,14 +29,12 @@ typedef struct rp_comm {
     int      rank;         /* my rank in the local group */
     int      inter;        /* intercommunicator: collectives joined on `merged` */
     int      spans_world;  /* intracommunicator over all of MPI_COMM_WORLD */
-    int      live;         /* 0 once freed (entries are never reused: requests
-                              may still point at them) */
+    int      live;         /* 0 once freed: shadows gone, out of the table */
+    uint32_t refs;         /* holders of this entry (see "Lifetime" above);
+                              freed when the last lets go */
     uint32_t uid;          /* trace mode: the same on every member (leader's
                               world rank << 12 | leader's creation count) */
     uint64_t ncoll;        /* collectives joined on it so far */
-    uint32_t inflight;     /* non-blocking exchanges started on it, not yet
-                              completed (a file's shadow outlives the file's
-                              close while there are: shadowtab.c) */
     struct rp_comm *merged; /* inter: both groups merged (stand-alone entry),
                                or NULL (then its collectives are not joined) */
     int     *world;        /* world rank of each (remote, for inter) rank; lazy */
@@ -65,10 +76,12 @@ void     comm_shadow_refuse(MPI_Comm comm);
 /* The same for an intracommunicator we created ourselves (no duplicate:
  * the entry takes it over). */
 rp_comm *comm_shadow_take(MPI_Comm mine);
+/* The owner lets go of stand-alone shadow c (NULL: nothing): its
+ * communicator is freed now, the entry with its last reference. */
 void     comm_shadow_free(rp_comm *c);
-/* Free its communicator but keep the entry (a non-blocking collective's
- * exchange in flight may still point at it). */
-void     comm_shadow_release(rp_comm *c);
+/* Take / drop one reference to c (NULL: nothing); the last drop frees it. */
+void     comm_hold(rp_comm *c);
+void     comm_put(rp_comm *c);
 /* Free every shadow (at MPI_Finalize). */
 void     comm_shutdown(void);
 

@@ -1,6 +1,10 @@
 /* reqtab.c - open-addressing hash of tracked requests, keyed by the handle
  * bits.  Open MPI reuses request objects after completion, so an entry is
- * deleted when its (non-persistent) request completes or is freed. */
+ * deleted when its (non-persistent) request completes or is freed.  The
+ * table has fewer than four slots per entry ever live at once (256 at
+ * least; deleted slots are reused or cleared at the next rehash); each
+ * entry holds a reference to its communicator's entry (reqtab_set_comm),
+ * dropped when it is deleted or its slot reused. */
 #include "exchange/reqtab.h"
 
 #include <stdlib.h>
@@ -60,6 +64,7 @@ rp_req *reqtab_add(MPI_Request r)
 {
     rp_req *old = reqtab_find(r);
     if (old) {                      /* a stale entry for a reused handle */
+        comm_put(old->comm);
         memset(old, 0, sizeof *old);
         old->state = 1;
         old->handle = r;
@@ -84,8 +89,17 @@ rp_req *reqtab_add(MPI_Request r)
     return &slots[i];
 }
 
+void reqtab_set_comm(rp_req *e, rp_comm *c)
+{
+    comm_hold(c);
+    comm_put(e->comm);
+    e->comm = c;
+}
+
 void reqtab_del(rp_req *e)
 {
+    comm_put(e->comm);
+    e->comm = NULL;
     e->state = 2;
     live--;
     if (live == 0 && used > cap / 4) { /* clear tombstones while it is cheap */

@@ -24,13 +24,16 @@ typedef struct rp_req {
                                 * (MPICH 4.0.2's MPI_Isendrecv leaves it unset) */
     int           peer;        /* source (receive) or dest (send) as given */
     int           tag;
-    rp_comm      *comm;
+    rp_comm      *comm;        /* set by reqtab_set_comm (holds a reference) */
     rp_prepost   *pp;          /* pre-posted path-set receive, or NULL */
     struct rp_nbc *nbc;        /* RQ_NBC: the path exchange in flight */
 } rp_req;
 
 rp_req  *reqtab_find(MPI_Request r);
 rp_req  *reqtab_add(MPI_Request r);     /* NULL if out of memory */
+/* e refers to communicator entry c from now on (a reference held until
+ * it is deleted or its slot reused). */
+void     reqtab_set_comm(rp_req *e, rp_comm *c);
 void     reqtab_del(rp_req *e);
 uint32_t reqtab_count(void);            /* live entries */
 /* Visit every live entry (for MPI_Finalize clean-up). */

@@ -19,26 +19,11 @@ rp_shadow_ent *shadowtab_find(const rp_shadowtab *t, const void *key, size_t len
     return NULL;
 }
 
-static void ent_free(rp_shadowtab *t, rp_shadow_ent *e)
+static void ent_free(rp_shadow_ent *e)
 {
     rp_comm *c = e->c;
     e->c = NULL;
-    if (!c)
-        return;
-    if (!c->inflight) {
-        comm_shadow_free(c);
-        return;
-    }
-    comm_shadow_release(c);
-    if (t->nret == t->capret) {
-        uint32_t ncap = t->capret ? 2 * t->capret : 4;
-        rp_comm **n = realloc(t->retired, ncap * sizeof *n);
-        if (!n)
-            return;   /* (a few bytes leaked rather than freed under it) */
-        t->retired = n;
-        t->capret = ncap;
-    }
-    t->retired[t->nret++] = c;
+    comm_shadow_free(c);   /* (an exchange in flight keeps the entry) */
 }
 
 rp_shadow_ent *shadowtab_add(rp_shadowtab *t, MPI_Comm comm, const void *key, size_t len)
@@ -80,18 +65,14 @@ void shadowtab_del(rp_shadowtab *t, const void *key, size_t len)
     rp_shadow_ent *e = shadowtab_find(t, key, len);
     if (!e)
         return;
-    ent_free(t, e);
+    ent_free(e);
     *e = t->e[--t->n];
 }
 
 void shadowtab_clear(rp_shadowtab *t)
 {
     for (uint32_t i = 0; i < t->n; i++)
-        ent_free(t, &t->e[i]);
-    /* after the non-blocking exchanges' finish (rp_nbc_finalize) */
-    for (uint32_t i = 0; i < t->nret; i++)
-        comm_shadow_free(t->retired[i]);
+        ent_free(&t->e[i]);
     free(t->e);
-    free(t->retired);
     memset(t, 0, sizeof *t);
 }

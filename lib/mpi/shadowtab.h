@@ -20,15 +20,15 @@ typedef struct rp_shadow_ent {
     rp_comm *c;         /* NULL: a one-process object, nothing to join */
 } rp_shadow_ent;
 
+/* Objects alive now: n <= cap, and cap at most twice the most ever alive
+ * at once (8 at least).  The table holds its shadows' owner references
+ * (comm.h, "Lifetime"): a shadow whose object is freed while a non-blocking
+ * exchange on it is still in flight (a file closed before its non-blocking
+ * collective completed, which is erroneous) loses its communicator at the
+ * free and its entry when that exchange completes. */
 typedef struct rp_shadowtab {
     rp_shadow_ent *e;
     uint32_t       n, cap;
-    /* shadows of objects freed while a non-blocking exchange on them was
-     * in flight (an erroneous program: a file closed before its
-     * non-blocking collective completed): communicator released, entry
-     * kept for that exchange until MPI_Finalize */
-    rp_comm      **retired;
-    uint32_t       nret, capret;
 } rp_shadowtab;
 
 /* The object `key` (a handle of `len` <= 16 bytes) was just created over
@@ -40,7 +40,7 @@ typedef struct rp_shadowtab {
 rp_shadow_ent *shadowtab_add(rp_shadowtab *t, MPI_Comm comm, const void *key, size_t len);
 /* The entry of object key, or NULL when its creation was not seen. */
 rp_shadow_ent *shadowtab_find(const rp_shadowtab *t, const void *key, size_t len);
-/* The object is freed: free its shadow and forget it (unknown: nothing). */
+/* The object is freed: let go of its shadow and forget it (unknown: nothing). */
 void           shadowtab_del(rp_shadowtab *t, const void *key, size_t len);
 /* MPI_Finalize: the shadows of objects never freed. */
 void           shadowtab_clear(rp_shadowtab *t);

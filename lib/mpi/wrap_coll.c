@@ -42,10 +42,19 @@ static uint32_t wire_len(const uint8_t *buf) { return pathset_wire_len(buf); }
  * 3-4x slower than the blocking broadcast they would replace.
  * Main thread only, one collective at a time (wrappers do not nest). */
 static struct {
-    rp_comm    *c;          /* NULL: nothing posted */
+    rp_comm    *c;          /* NULL: nothing posted; else holds a reference */
     MPI_Request req[2];     /* receive, send */
     uint8_t    *sbuf, *rbuf;       /* max_wire bytes each */
 } g_pre;
+
+/* g_pre.c = c, holding a reference to c while set (a stale pointer is
+ * never compared with a new entry at the same address). */
+static void pre_set(rp_comm *c)
+{
+    comm_hold(c);
+    comm_put(g_pre.c);
+    g_pre.c = c;
+}
 
 static int pre_buffers(void)
 {
@@ -87,7 +96,7 @@ void rp_hook_coll_all_start(MPI_Comm comm)
         PMPI_Wait(&g_pre.req[0], MPI_STATUS_IGNORE);
         return;
     }
-    g_pre.c = c;
+    pre_set(c);
 }
 
 void rp_hook_coll_abort(void)
@@ -104,7 +113,7 @@ void rp_hook_coll_abort(void)
     if (!cancelled)
         rp_counters[RP_CNT_UNMATCHED_PS]++;
     PMPI_Request_free(&g_pre.req[1]);
-    g_pre.c = NULL;
+    pre_set(NULL);
 }
 
 /* 1 if the first round was posted on c and is now completed (*len: the
@@ -121,7 +130,7 @@ static int pre_complete(rp_comm *c, int *len)
     *len = 0;
     PMPI_Waitall(2, g_pre.req, st);
     PMPI_Get_count(&st[0], MPI_BYTE, len);
-    g_pre.c = NULL;
+    pre_set(NULL);   /* (the caller holds c: it is the user's communicator's) */
     return 1;
 }
 
@@ -200,11 +209,19 @@ void rp_join_all_on(rp_comm *c)
 #define RP_TAG_OUT 2
 #define RP_TAG_IN 3
 static struct {
-    rp_comm    *c;                  /* NULL: no receives posted */
+    rp_comm    *c;                  /* NULL: no receives posted; else held */
     int         root, kind;
     MPI_Request req[RP_SMALL_MAX];  /* by peer rank; MPI_REQUEST_NULL unused */
     uint8_t    *buf;                /* RP_SMALL_MAX slots of max_wire bytes */
 } g_rt;
+
+/* g_rt.c = c, holding a reference while set (as pre_set). */
+static void rt_set(rp_comm *c)
+{
+    comm_hold(c);
+    comm_put(g_rt.c);
+    g_rt.c = c;
+}
 
 static int rooted_p2p(const rp_comm *c)
 {
@@ -246,12 +263,12 @@ static void rooted_start(int kind, int root, MPI_Comm comm)
             PMPI_Irecv(g_rt.buf + (size_t)p * cap, (int)cap, MPI_BYTE, p, tag, c->coll,
                        &g_rt.req[p]) != MPI_SUCCESS) {
             g_rt.req[p] = MPI_REQUEST_NULL;
-            g_rt.c = c;
+            rt_set(c);
             rp_hook_coll_rooted_abort();   /* withdraw what was posted */
             return;
         }
     }
-    g_rt.c = c;
+    rt_set(c);
     g_rt.root = root;
     g_rt.kind = kind;
 }
@@ -283,7 +300,7 @@ void rp_hook_coll_rooted_abort(void)
         if (!cancelled)
             rp_counters[RP_CNT_UNMATCHED_PS]++;
     }
-    g_rt.c = NULL;
+    rt_set(NULL);
 }
 
 /* After the call, on a small communicator: the receivers complete the
@@ -295,7 +312,7 @@ static void rooted_join(rp_comm *c, int kind, int root)
     int posted = g_rt.c == c && g_rt.root == root && g_rt.kind == kind;
     if (!posted)
         rp_hook_coll_rooted_abort();   /* stale: cannot happen with paired hooks */
-    g_rt.c = NULL;
+    rt_set(NULL);
     for (int p = 0; p < n; p++) {
         if (!rooted_from(kind, root, me, p))
             continue;
@@ -485,7 +502,7 @@ typedef struct rp_nbc {
     int            kind, root;
     int            slots;      /* RP_NBC_NEIGHBOR: in-degree */
     uint64_t       no;         /* instance number on the communicator (trace) */
-    rp_comm       *c;
+    rp_comm       *c;          /* holds a reference until completed */
     uint8_t       *buf;        /* slots: size (or 1) x max_wire bytes */
     struct rp_nbc *next;       /* orphan list */
 } rp_nbc;
@@ -573,9 +590,9 @@ static void nbc_start(rp_comm *c, int kind, int root, MPI_Request req)
         return;
     }
     e->kind = RQ_NBC;
-    e->comm = c;
+    reqtab_set_comm(e, c);
     e->nbc = x;
-    c->inflight++;
+    comm_hold(c);   /* x's: the user may free the communicator before completing */
 }
 
 void rp_nbc_complete(rp_nbc *x, int join)
@@ -583,7 +600,8 @@ void rp_nbc_complete(rp_nbc *x, int join)
     if (!x)
         return;
     if (!join) {   /* (finished at Finalize without x->c) */
-        x->c->inflight--;
+        comm_put(x->c);
+        x->c = NULL;
         x->next = nbc_orphans;
         nbc_orphans = x;
         return;
@@ -593,10 +611,10 @@ void rp_nbc_complete(rp_nbc *x, int join)
     PMPI_Wait(&x->req, MPI_STATUS_IGNORE);
     uint32_t cap = rp_rt.max_wire;
     int me = x->c->rank, n = x->c->size;
-    x->c->inflight--;
     if (x->kind == RP_NBC_NEIGHBOR) {
         join_slots(x->buf, x->slots);
         rp_counters[RP_CNT_COLL_JOINS]++;
+        comm_put(x->c);
         free(x->buf);
         free(x);
         return;
@@ -619,6 +637,7 @@ void rp_nbc_complete(rp_nbc *x, int join)
     }
     rp_mode->nbc_done(x->c, x->kind, x->root, x->no);
     rp_counters[RP_CNT_COLL_JOINS]++;
+    comm_put(x->c);
     free(x->buf);
     free(x);
 }

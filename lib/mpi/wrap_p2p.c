@@ -226,7 +226,7 @@ static void track_recv(MPI_Request req, int source, int tag, MPI_Comm comm, int 
     e->nostatus = (uint8_t)nostatus;
     e->peer = source;
     e->tag = tag;
-    e->comm = c;
+    reqtab_set_comm(e, c);
     if (!persistent) {
         e->active = 1;
         maybe_prepost(e);
@@ -274,7 +274,7 @@ void rp_hook_psend_init(MPI_Request req, int dest, int tag, MPI_Comm comm)
     e->persistent = 1;
     e->peer = dest;
     e->tag = tag;
-    e->comm = c;
+    reqtab_set_comm(e, c);
 }
 
 /* MPI-4 persistent collectives and partitioned communication: their
@@ -340,6 +340,19 @@ void rp_req_completed(rp_req *e, MPI_Status *st)
 /* Start one tracked persistent request (after PMPI_Start succeeded). */
 static void started(rp_req *e)
 {
+    /* A persistent request outlives its communicator's MPI_Comm_free (the
+     * request keeps the communicator, and the entry, alive), but the
+     * shadows went with the free: such a start is not followed (counted),
+     * and its receive's completion joins nothing (the live test in
+     * rp_req_completed).  It used to go to a freed shadow, whose error
+     * aborted the job. */
+    if ((e->kind == RQ_PSEND || e->kind == RQ_RECV) && !e->comm->live &&
+        e->comm != comm_world()) {
+        rp_counters[RP_CNT_UNSUPPORTED]++;
+        if (e->kind == RQ_RECV)
+            e->active = 1;
+        return;
+    }
     if (e->kind == RQ_PSEND) {
         proto_branch(e->comm, e->peer, e->tag);
     } else if (e->kind == RQ_RECV) {

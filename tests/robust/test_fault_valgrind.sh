@@ -25,16 +25,23 @@ vg_case() { # WHAT [VAR=VAL...] -- PROG ARGS
     local envs=()
     while [ "$1" != -- ]; do envs+=("$1"); shift; done
     shift
-    local logdir
+    # the run's number before rp_prof counts it: the logs must be read back
+    # under the name they were written with
+    local run=$((RP_NRUN + 1)) nlogs=0
     rp_prof 2 shm RP_PERIOD=1000 "${envs[@]}" -- valgrind -q --error-exitcode=97 \
-        "${SUPP[@]}" --num-callers=40 --log-file="$RP_TMP/vg.$RP_NRUN.%p.log" "$@"
-    logdir=$RP_TMP
-    for f in "$logdir"/vg."$RP_NRUN".*.log; do
+        "${SUPP[@]}" --num-callers=40 --log-file="$RP_TMP/vg.$run.%p.log" "$@"
+    for f in "$RP_TMP"/vg."$run".*.log; do
+        [ -f "$f" ] || continue
+        nlogs=$((nlogs + 1))
         if grep -q -E '^==[0-9]+== [A-Z]' "$f"; then
             bad=1
             rp_show "valgrind log" "$f"
         fi
     done
+    if [ "$nlogs" -lt 2 ]; then
+        rp_fail "$what under valgrind: $nlogs valgrind log(s) for 2 ranks ($RP_TMP/vg.$run.*.log)"
+        return
+    fi
     if [ "$RP_RC" != 0 ] || [ $bad = 1 ]; then
         rp_fail "$what under valgrind: exit $RP_RC (97 = memcheck errors, logs above)"
         return

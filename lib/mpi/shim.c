@@ -30,6 +30,7 @@
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
+#include "mpi/launcher.h"
 
 #ifndef RP_SHIM_BUILT
 #define RP_SHIM_BUILT "unknown"
@@ -86,16 +87,6 @@ static int loaded_family(const char **file)
     return fam;
 }
 
-/* Rank 0 of its job as far as the launcher tells (1 when none says). */
-static int launcher_rank0(void)
-{
-    static const char *const rankvars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"};
-    const char *r = NULL;
-    for (unsigned i = 0; i < 3 && !r; i++)
-        r = getenv(rankvars[i]);
-    return !r || !strcmp(r, "0");
-}
-
 /* A function that only rpprof defines was called in a process that runs
  * without it (cannot happen for a program linked with its MPI alone). */
 static void missing(void)
@@ -122,7 +113,7 @@ static void fill_next(void)
 
 static void say(const char *fmt, const char *a, const char *b, const char *c)
 {
-    if (!launcher_rank0())
+    if (!rp_launcher_rank0())
         return;
     fprintf(stderr, fmt, a, b, c);
     fflush(stderr);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "mpi/hooks.h"
+#include "mpi/launcher.h"
 #include "runtime/runtime_int.h"
 #include "exchange/reqtab.h"
 
@@ -23,17 +24,6 @@ const rp_mpi_layer rp_mpi_self = {
     .fn_name = rp_fn_name, .fn_count = RP_FN__COUNT, .init_fn = RP_FN_MPI_Init,
     .finalize_nbc = rp_nbc_finalize, .finalize_shadows = finalize_shadows,
 };
-
-/* Is this process rank 0 of its job, as far as the launcher tells (before
- * MPI_Init MPI cannot be asked)?  1 when no launcher variable says. */
-static int launcher_rank0(void)
-{
-    static const char *const rankvars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"};
-    const char *r = NULL;
-    for (unsigned i = 0; i < 3 && !r; i++)
-        r = getenv(rankvars[i]);
-    return !r || !strcmp(r, "0");
-}
 
 /* A library built for one MPI preloaded into a program of another (Open MPI
  * handles are pointers, MPICH's are ints) would break the job at its first
@@ -75,7 +65,7 @@ int rp_mpi_matches(void)
      * other way round the wrappers would cut Open MPI's pointers to 32 bits
      * and the job would crash at its next call: stop it here, clearly. */
     int pass = sizeof(MPI_Comm) >= sizeof(void *);
-    if (launcher_rank0()) {
+    if (rp_launcher_rank0()) {
         char *nl = strchr(v, '\n');
         if (nl)
             *nl = 0;
@@ -112,7 +102,7 @@ RP_EXPORT int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Ses
     } else {
         rc = PMPI_Session_init(info, errhandler, session);
     }
-    if (rc == MPI_SUCCESS && launcher_rank0() && !__atomic_exchange_n(&told, 1, __ATOMIC_RELAXED)) {
+    if (rc == MPI_SUCCESS && rp_launcher_rank0() && !__atomic_exchange_n(&told, 1, __ATOMIC_RELAXED)) {
         fprintf(stderr, "rpprof: MPI_Session_init: MPI-4 sessions are not profiled; only a "
                         "program that calls MPI_Init or MPI_Init_thread is (its communicators "
                         "from MPI_COMM_WORLD are followed, those made from a session are not)\n");

@@ -303,6 +303,21 @@ rp_expect_check() {
     return 1
 }
 
+# rp_valgrind_setup: valgrind must be installed (its absence fails the test,
+# never skips it); RP_VG_SUPP gets the suppression options (ours, and Open
+# MPI's where installed)
+rp_valgrind_setup() {
+    if ! command -v valgrind >/dev/null 2>&1; then
+        echo "FAIL: valgrind is not installed (apt-get install valgrind; quickstart.sh does)"
+        exit 1
+    fi
+    RP_VG_SUPP=()
+    local s
+    for s in "$RP_TESTS_SRC/robust/valgrind.supp" /usr/share/openmpi/openmpi-valgrind.supp; do
+        [ -f "$s" ] && RP_VG_SUPP+=("--suppressions=$s")
+    done
+}
+
 # the program's own stdout, without lines the MPI library may add
 rp_stdout_filtered() { grep -v -e '^\[[^]]*\] ' "$1" || true; }
 

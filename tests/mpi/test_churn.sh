@@ -72,19 +72,12 @@ churn_case win "$SMALL" $((SMALL / 10))
 churn_case file $((SMALL / 10)) $((SMALL / 100))
 
 # ---- valgrind memcheck ------------------------------------------------------
-if ! command -v valgrind >/dev/null 2>&1; then
-    echo "FAIL: valgrind is not installed (apt-get install valgrind; quickstart.sh does)"
-    exit 1
-fi
-SUPP=()
-for s in "$RP_TESTS_SRC/robust/valgrind.supp" /usr/share/openmpi/openmpi-valgrind.supp; do
-    [ -f "$s" ] && SUPP+=("--suppressions=$s")
-done
+rp_valgrind_setup
 what="comm x $VG_ITERS under valgrind (np=2)"
 vgrun=$((RP_NRUN + 1))   # (rp_prof counts this run)
 RP_WATCHDOG=$((300 + VG_ITERS / 10)) rp_prof 2 shm -- valgrind -q --error-exitcode=97 \
     --leak-check=full --show-leak-kinds=definite --errors-for-leak-kinds=none \
-    "${SUPP[@]}" --num-callers=40 --log-file="$RP_TMP/vg.$vgrun.%p.log" \
+    "${RP_VG_SUPP[@]}" --num-callers=40 --log-file="$RP_TMP/vg.$vgrun.%p.log" \
     "$PROG" comm "$VG_ITERS" $((VG_ITERS / 10))
 # a leak that grows with the iterations: a loss record of many blocks
 min_blocks=$((VG_ITERS / 32 > 20 ? VG_ITERS / 32 : 20))

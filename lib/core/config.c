@@ -90,6 +90,12 @@ void config_load(rp_config *cfg, int verbose)
     get_u32("RP_CHECKPOINT", 0, RP_MAX_CHECKPOINT_S, RP_DEFAULT_CHECKPOINT_S,
             ", seconds between checkpoints, 0 = only at MPI_Finalize", &cfg->checkpoint_s, verbose);
     get_u32("RP_CCT_NODES", 2, CCT_MAX_CAP, CCT_DEFAULT_CAP, ", calling-context tree nodes", &cfg->cct_nodes, verbose);
+    get_u32("RP_MAILBOX", 0, 1, 1, ", 0 = path-sets as MPI messages between all ranks",
+            &cfg->mailbox, verbose);
+    get_u32("RP_MAILBOX_BYTES", 0, 1u << 24, 0, ", bytes of ring per sender, 0 = automatic",
+            &cfg->mailbox_bytes, verbose);
+    get_u32("RP_MAILBOX_NODE", 0, 1u << 24, 0, ", ranks per mailbox group, 0 = the node",
+            &cfg->mailbox_node, verbose);
     static const char *const multiple[] = { "local", "main" };
     cfg->multiple = (uint32_t)get_word("RP_MULTIPLE", multiple, 2, 0, verbose);
 

@@ -38,6 +38,10 @@ typedef struct rp_config {
     uint32_t checkpoint_s;  /* RP_CHECKPOINT, seconds between checkpoints (0 = Finalize only) */
     uint32_t cct_nodes;     /* RP_CCT_NODES, calling-context tree capacity */
     uint32_t multiple;      /* RP_MULTIPLE: 0 local, 1 main (MPI_THREAD_MULTIPLE) */
+    uint32_t mailbox;       /* RP_MAILBOX: 1 = path-sets between ranks of a node
+                               through shared memory (lib/exchange/mailbox.c) */
+    uint32_t mailbox_bytes; /* RP_MAILBOX_BYTES: ring per sender, 0 = automatic */
+    uint32_t mailbox_node;  /* RP_MAILBOX_NODE: ranks per mailbox group, 0 = the node */
     char     output[4096];  /* RP_OUTPUT, measurement directory ("" = default) */
 } rp_config;
 

@@ -20,6 +20,7 @@ static uint32_t  created;   /* uids this rank handed out (comms and windows) */
 static rp_comm_opts g_opt;  /* comm_init */
 
 void comm_init(const rp_comm_opts *opt) { g_opt = *opt; }
+void comm_set_mbox_keys(int on) { g_opt.mbox_keys = on; }
 
 static uint64_t comm_key(MPI_Comm c)
 {
@@ -187,9 +188,17 @@ int comm_register(MPI_Comm comm)
     PMPI_Comm_set_errhandler(e->coll, MPI_ERRORS_RETURN);
     /* Trace mode names each communicator the same way on all members so the
      * checker can match collective instances. */
-    e->uid = (g_opt.rank << 12) | (created++ & 0xfffu);
-    if (g_opt.uniform_uids && !e->inter)
-        PMPI_Bcast(&e->uid, 1, MPI_UINT32_T, 0, e->coll);
+    uint64_t key = ((uint64_t)g_opt.rank << 32) | created++;
+    if (same_comm(comm, MPI_COMM_WORLD)) {
+        key = 0;           /* rank 0's: the first it registers */
+        e->mbkey_ok = 1;
+    } else if (!e->inter && e->size == 1) {
+        e->mbkey_ok = 1;   /* one member: nothing to agree on */
+    } else if (!e->inter && (g_opt.uniform_uids || g_opt.mbox_keys)) {
+        e->mbkey_ok = PMPI_Bcast(&key, 1, MPI_UINT64_T, 0, e->coll) == MPI_SUCCESS;
+    }
+    e->mbkey = key;
+    e->uid = (uint32_t)((key >> 32) << 12) | (uint32_t)(key & 0xfffu);
     e->spans_world = !e->inter && (uint32_t)e->size == g_opt.nranks;
     /* Intercommunicator collectives involve both groups, and so does the
      * merge (made here, where both groups are creating the communicator

@@ -35,6 +35,12 @@ typedef struct rp_comm {
     uint32_t uid;          /* trace mode: the same on every member (leader's
                               world rank << 12 | leader's creation count) */
     uint64_t ncoll;        /* collectives joined on it so far */
+    /* The same on every member (leader's world rank << 32 | leader's
+     * creation count; 0 for MPI_COMM_WORLD): names the communicator in the
+     * mailbox (exchange/mailbox.h).  mbkey_ok: it does (an intracommunicator
+     * whose key every member agreed on). */
+    uint64_t mbkey;
+    int      mbkey_ok;
     struct rp_comm *merged; /* inter: both groups merged (stand-alone entry),
                                or NULL (then its collectives are not joined) */
     int     *world;        /* world rank of each (remote, for inter) rank; lazy */
@@ -49,9 +55,14 @@ typedef struct rp_comm_opts {
                                collective instances by it); costs a Bcast */
     int merge_inter;        /* merge the groups of an intercommunicator so its
                                collectives can be joined */
+    int mbox_keys;          /* agree on a mailbox key for each intracommunicator
+                               (comm_set_mbox_keys); costs a Bcast */
 } rp_comm_opts;
 
 void     comm_init(const rp_comm_opts *opt);
+/* From now on, agree on mailbox keys for new communicators (the mailbox is
+ * on: every rank calls this, or none). */
+void     comm_set_mbox_keys(int on);
 /* Create the shadows of comm (collective over comm).  0, -1 (failed), or
  * 1: not shadowed because it has members outside MPI_COMM_WORLD. */
 int      comm_register(MPI_Comm comm);

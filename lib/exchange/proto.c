@@ -12,6 +12,7 @@
 #include "core/counters.h"
 #include "core/pathset.h"
 #include "core/wire.h"
+#include "exchange/mailbox.h"
 
 #define POOL_INIT 64u
 #define POOL_MAX  65536u
@@ -140,20 +141,57 @@ static int slot_send(send_slot *s, size_t len, MPI_Comm comm, int dest, int tag,
     return 0;
 }
 
-void proto_branch(rp_comm *c, int dest, int tag)
+/* The prefix (trace: who sent it, at which event) and my set into buf;
+ * returns the bytes written. */
+static size_t fill_set(uint8_t *buf)
+{
+    uint32_t pre = p2p_prefix();
+    if (pre) {
+        uint32_t me = g_st->rank;
+        uint64_t ev = g_obs->event();
+        memcpy(buf, &me, 4);
+        memcpy(buf + 4, &ev, 8);
+    }
+    return pre + pathset_encode(&g_st->ps, buf + pre, wire_cap - pre);
+}
+
+/* The mailbox peer of rank r of c, or -1: its sets go as side messages
+ * (another node, an intercommunicator, the mailbox off). */
+static int mbox_of(rp_comm *c, int r)
+{
+    if (!c->mbkey_ok || !mbox_on())
+        return -1;
+    return mbox_peer(comm_world_rank(c, r));
+}
+
+void proto_branch(rp_comm *c, int dest, int tag, int early)
 {
     if (dest == MPI_PROC_NULL || g_st->local_paths)
         return;
-    send_slot *s = slot_get();
-    uint32_t pre = p2p_prefix();
-    if (pre) {           /* trace: who sent it, at which event */
-        uint32_t me = g_st->rank;
-        uint64_t ev = g_obs->event();
-        memcpy(s->buf, &me, 4);
-        memcpy(s->buf + 4, &ev, 8);
+    int peer = mbox_of(c, dest);
+    if (peer >= 0) {
+        /* Only a set stored before its payload is sent may go by the
+         * mailbox: the receiver looks for it once the payload is in. */
+        uint8_t *b = early ? mbox_reserve(peer, wire_cap) : NULL;
+        if (b) {
+            /* encoded here, then copied in one stream: the ring's lines
+             * are the receiver's, and a piecemeal encode into them stalls
+             * on each one (doc/performance.md, "The mailbox") */
+            size_t len = fill_set(send_scratch);
+            memcpy(b, send_scratch, len);
+            mbox_commit(peer, c->mbkey, tag, (uint32_t)len);
+            rp_counters[RP_CNT_MSGS_SENT]++;
+            rp_counters[RP_CNT_MBOX_SETS]++;
+            rp_counters[RP_CNT_PS_BYTES_SENT] += len;
+            return;
+        }
     }
-    size_t len = pre + pathset_encode(&g_st->ps, s->buf + pre, wire_cap - pre);
-    slot_send(s, len, c->p2p, dest, tag, 1);
+    send_slot *s = slot_get();
+    size_t len = fill_set(s->buf);
+    if (slot_send(s, len, c->p2p, dest, tag, 1) == 0 && peer >= 0) {
+        mbox_side_sent(peer);
+        rp_counters[RP_CNT_MBOX_SIDE]++;
+    }
 }
 
 int proto_send_set(MPI_Comm comm, int dest, int tag)
@@ -231,16 +269,32 @@ void proto_join_from(rp_comm *c, int src, int tag, uint32_t bytes)
 {
     if (g_st->local_paths)
         return;
+    int peer = mbox_of(c, src);
+    if (peer >= 0) {
+        uint32_t len = 0;
+        const uint8_t *e = mbox_find(peer, c->mbkey, tag, &len);
+        if (e) {
+            /* copied out in one stream, then joined from local memory */
+            memcpy(recv_scratch, e, len);
+            mbox_consume(peer, e);
+            join_msg(recv_scratch, (int)len, c, src, bytes);
+            return;
+        }
+        /* not in the mailbox: it came as a side message (mailbox.h) */
+    }
     MPI_Status st;
     int len = 0;
     PMPI_Recv(recv_scratch, (int)wire_cap, MPI_BYTE, src, tag, c->p2p, &st);
     PMPI_Get_count(&st, MPI_BYTE, &len);
     join_msg(recv_scratch, len, c, src, bytes);
+    if (peer >= 0)
+        mbox_side_consumed(peer);
 }
 
 rp_prepost *proto_prepost(rp_comm *c, int src, int tag)
 {
-    if (g_st->local_paths)
+    /* A mailbox peer's set may be in the mailbox: looked for at completion. */
+    if (g_st->local_paths || mbox_of(c, src) >= 0)
         return NULL;
     rp_prepost *p = pp_free;
     if (p) {
@@ -344,6 +398,7 @@ void proto_finalize(void)
             test_for(&ring[ring_head].req, 1000000);
     }
     comm_foreach(drain_comm);
+    rp_counters[RP_CNT_UNMATCHED_PS] += mbox_finalize();
     while (ring_n) {
         send_slot *s = &ring[ring_head];
         PMPI_Cancel(&s->req);

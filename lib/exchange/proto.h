@@ -33,16 +33,20 @@ typedef struct rp_msg_observer {
  * exchange's wide set); obs: the mode's observer or NULL.  0, or -1 (out
  * of memory). */
 int  proto_init(rp_state *st, uint32_t max_wire, const rp_msg_observer *obs);
-/* Branch: send my path-set to dest (rank in c) with the payload's tag. */
-void proto_branch(rp_comm *c, int dest, int tag);
+/* Branch: send my path-set to dest (rank in c) with the payload's tag;
+ * through the mailbox (exchange/mailbox.h) when dest shares this node and
+ * `early` (the payload's call has not begun), else as a side message. */
+void proto_branch(rp_comm *c, int dest, int tag, int early);
 /* Send my path-set, without prefix, to dest of comm (a shadow) with tag,
  * from the same pool (collectives).  0, or -1 if the Isend failed. */
 int  proto_send_set(MPI_Comm comm, int dest, int tag);
-/* Join with the path-set that src sent with tag (blocking receive: the
- * sender issued it right after the payload we already have); `bytes` is the
+/* Join with the path-set that src sent with tag: from the mailbox, or a
+ * blocking receive of the side message (the sender sent it before or right
+ * after the payload we already have); `bytes` is the
  * payload's size (recorded in path and trace modes). */
 void proto_join_from(rp_comm *c, int src, int tag, uint32_t bytes);
-/* Pre-post the path-set receive of a payload receive with known source and tag. */
+/* Pre-post the path-set receive of a payload receive with known source and
+ * tag; NULL for a mailbox peer (its set is looked for at completion). */
 rp_prepost *proto_prepost(rp_comm *c, int src, int tag);
 /* The payload (from rank src of c, `bytes` long) arrived: complete the
  * pre-posted receive and join. */
@@ -60,7 +64,8 @@ void proto_join_into(rp_pathset *ps, const uint8_t *buf, int len, int replace);
 uint8_t *proto_sendbuf(void);
 uint8_t *proto_recvbuf(void);
 /* MPI_Finalize: complete or cancel everything still in flight, drain
- * unreceived path-sets (counted).  Never blocks indefinitely. */
+ * unreceived path-sets (counted), close the mailbox (collective over the
+ * node).  Never blocks indefinitely. */
 void proto_finalize(void);
 
 #endif

@@ -128,7 +128,7 @@ def body(kind, name, fparams):
         return bracket(fid, stmt,
                        ["int rp_sent = rp_hook_branch_first(*count, PMPI_Type_f2c(*datatype), "
                         "*dest, *tag, %s);" % comm],
-                       ["if (!rp_sent && rp_err == MPI_SUCCESS) rp_hook_branch(*dest, *tag, %s);" % comm])
+                       ["if (!rp_sent && rp_err == MPI_SUCCESS) rp_hook_branch_after(*dest, *tag, %s);" % comm])
     if kind == "recv":
         need(args, name, "status", "comm")
         return STATUS_BUF + bracket(fid, st_stmt, after=with_status(

@@ -139,7 +139,7 @@ def body(kind, name, args):
         count = "rp_count_int(count)" if large else "count"
         return bracket(fid, stmt,
                        ["int rp_sent = rp_hook_branch_first(%s, datatype, dest, tag, comm);" % count],
-                       ["if (!rp_sent && rc == MPI_SUCCESS) rp_hook_branch(dest, tag, comm);"])
+                       ["if (!rp_sent && rc == MPI_SUCCESS) rp_hook_branch_after(dest, tag, comm);"])
     if kind == "sendrecv":
         # the outgoing set is the one before this join: sent first
         need(args, name, "dest", "sendtag", "source", "recvtag", "status", "comm")

@@ -96,8 +96,12 @@ static inline void rp_leave_local(void)
 }
 
 /* Point-to-point (wrap_p2p.c). */
-/* Send the path-set of a message to dest. */
+/* Send the path-set of a message to dest, before the payload's call
+ * (MPI_Sendrecv, MPI_Isendrecv). */
 void rp_hook_branch(int dest, int tag, MPI_Comm comm);
+/* The same after the payload's call succeeded (rp_hook_branch_first
+ * declined): never through the mailbox. */
+void rp_hook_branch_after(int dest, int tag, MPI_Comm comm);
 /* A large-count call's count as the hooks' int: only its sign and whether
  * it is plainly valid matter to them. */
 static inline int rp_count_int(MPI_Count c)
@@ -108,7 +112,7 @@ static inline int rp_count_int(MPI_Count c)
 /* The same before the payload's send call, so the receiver may join it
  * while the payload is still on its way: 1 if done (or nothing to do), 0
  * if the arguments might make the call fail -- then the caller sends it
- * with rp_hook_branch after a successful call. */
+ * with rp_hook_branch_after after a successful call. */
 int  rp_hook_branch_first(int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 /* A blocking receive whose path-set can be joined while the payload is
  * still on its way (known source and tag, prof mode): does the whole

@@ -11,7 +11,8 @@
 #include "exchange/reqtab.h"
 #include "mpi/fortran.h"
 
-void rp_hook_branch(int dest, int tag, MPI_Comm comm)
+/* Branch before (early) or after the payload's call. */
+static void branch(int dest, int tag, MPI_Comm comm, int early)
 {
     if (rp_rt.local_paths)     /* MPI_THREAD_MULTIPLE: no exchange */
         return;
@@ -20,8 +21,11 @@ void rp_hook_branch(int dest, int tag, MPI_Comm comm)
         rp_counters[RP_CNT_UNSUPPORTED]++;
         return;
     }
-    proto_branch(c, dest, tag);
+    proto_branch(c, dest, tag, early);
 }
+
+void rp_hook_branch(int dest, int tag, MPI_Comm comm) { branch(dest, tag, comm, 1); }
+void rp_hook_branch_after(int dest, int tag, MPI_Comm comm) { branch(dest, tag, comm, 0); }
 
 /* MPI_TAG_UB, read once (the attribute is fixed for the job). */
 static int tag_ub(void)
@@ -51,7 +55,7 @@ int rp_hook_branch_first(int count, MPI_Datatype datatype, int dest, int tag, MP
     if (c->inter || count < 0 || datatype == MPI_DATATYPE_NULL || tag < 0 || tag > tag_ub() ||
         ((dest < 0 || dest >= c->size) && dest != MPI_PROC_NULL))
         return 0;
-    proto_branch(c, dest, tag);
+    proto_branch(c, dest, tag, 1);
     return 1;
 }
 
@@ -319,6 +323,10 @@ void rp_req_completed(rp_req *e, MPI_Status *st)
         } else if (e->pp && e->nostatus) {
             /* the posted source (never a wildcard here); the size unknown: 0 */
             proto_join_prepost(e->pp, e->comm, e->peer, 0);
+        } else if (e->nostatus) {
+            /* a mailbox peer (never pre-posted): the posted source and tag */
+            if (e->comm->live || e->comm == comm_world())
+                proto_join_from(e->comm, e->peer, e->tag, 0);
         } else if (e->pp) {
             proto_join_prepost(e->pp, e->comm, st->MPI_SOURCE, payload_bytes(st));
         } else if (e->comm->live || e->comm == comm_world()) {
@@ -346,16 +354,12 @@ static void started(rp_req *e)
      * and its receive's completion joins nothing (the live test in
      * rp_req_completed).  It used to go to a freed shadow, whose error
      * aborted the job. */
-    if ((e->kind == RQ_PSEND || e->kind == RQ_RECV) && !e->comm->live &&
-        e->comm != comm_world()) {
+    if (e->kind == RQ_RECV && !e->comm->live && e->comm != comm_world()) {
         rp_counters[RP_CNT_UNSUPPORTED]++;
-        if (e->kind == RQ_RECV)
-            e->active = 1;
+        e->active = 1;
         return;
     }
-    if (e->kind == RQ_PSEND) {
-        proto_branch(e->comm, e->peer, e->tag);
-    } else if (e->kind == RQ_RECV) {
+    if (e->kind == RQ_RECV) {
         e->active = 1;
         maybe_prepost(e);
     } else if (e->kind == RQ_UNFOLLOWED) {
@@ -384,11 +388,25 @@ int rp_start_enter(int fn, int n, const void *reqs, rp_handle_at at)
         rp_req *e = reqtab_find(at(reqs, i));
         any_send = e && e->kind == RQ_PSEND;
     }
-    if (any_send)
-        rp_enter(fn);
-    else
+    if (!any_send) {
         rp_enter_local(fn);
-    return any_send;
+        return 0;
+    }
+    rp_enter(fn);
+    /* A started send's set goes before the start, as a send's before its
+     * payload (the mailbox takes only those: lib/exchange/mailbox.h); if
+     * the start then fails, the next set to that peer and tag is one behind,
+     * as after a cancelled send. */
+    for (int i = 0; i < n; i++) {
+        rp_req *e = reqtab_find(at(reqs, i));
+        if (!e || e->kind != RQ_PSEND)
+            continue;
+        if (e->comm->live || e->comm == comm_world())
+            proto_branch(e->comm, e->peer, e->tag, 1);
+        else
+            rp_counters[RP_CNT_UNSUPPORTED]++;
+    }
+    return 1;
 }
 
 /* After the real call (ok: it succeeded).  Persistent handles do not change,

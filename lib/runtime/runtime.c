@@ -11,6 +11,7 @@
 #include "exchange/comm.h"
 #include "exchange/collpaths.h"
 #include "core/wire.h"
+#include "exchange/mailbox.h"
 #include "core/commit.h"
 #include "core/config.h"
 #include "core/select.h"
@@ -124,6 +125,17 @@ void rp_start(const rp_mpi_layer *m)
     if (comm_register(MPI_COMM_WORLD) != 0 || comm_register(MPI_COMM_SELF) != 0) {
         rp_warn(0, "cannot duplicate MPI_COMM_WORLD; profiling disabled");
         return;
+    }
+    /* Path-sets between ranks of a node go through shared memory, except
+     * under MPI_THREAD_MULTIPLE (paths local, or other threads' messages
+     * unordered with the main thread's). */
+    int level = MPI_THREAD_SINGLE;
+    PMPI_Query_thread(&level);
+    rp_mbox_opts mo = { rp_rt.cfg.mailbox && level != MPI_THREAD_MULTIPLE,
+                        rp_rt.cfg.mailbox_bytes, rp_rt.cfg.mailbox_node };
+    if (mbox_init(&mo, comm_world()->coll, rp_rt.rank, rp_rt.nranks)) {
+        comm_set_mbox_keys(1);
+        rp_counters[RP_CNT_MBOX_RANKS] = 1;
     }
     int ok = pathset_init(&rp_rt.ps, rp_rt.cfg.k, rp_rt.cfg.summary) == 0 &&
              itembuf_init(&rp_rt.items, rp_rt.cfg.buffer) == 0 &&

@@ -78,6 +78,13 @@ bad RP_CHECKPOINT 31536001
 for val in "" -1 2 abc " 1" 1x; do
     bad RP_THREADS "$val"
 done
+for val in "" 2 abc; do
+    bad RP_MAILBOX "$val"
+done
+for val in -1 16777217 5x; do
+    bad RP_MAILBOX_BYTES "$val"
+    bad RP_MAILBOX_NODE "$val"
+done
 for val in "" -1 "$BIG" soon 10000001 0.5; do
     bad RP_PERIOD "$val"
 done

@@ -25,11 +25,16 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 
 #define RING_HDR   192u
 #define ENT_HDR    32u
-#define AUTO_TOTAL (4u << 20)   /* automatic size: 4 MiB of rings per receiver */
-#define AUTO_MIN   (8u << 10)
+/* Automatic size: 32 MiB of rings per node (n^2 rings), 4 to 64 KiB each;
+ * the window is backed by the node's shared-memory file system, which in
+ * containers is often 64 MiB, and touching a page it cannot hold kills the
+ * process (SIGBUS): so the set-up also checks /dev/shm's free space. */
+#define AUTO_NODE  (32u << 20)
+#define AUTO_MIN   (4u << 10)
 #define AUTO_MAX   (64u << 10)
 
 enum { ENT_LIVE = 0, ENT_CONSUMED = 1, ENT_FILLER = 2 };
@@ -94,6 +99,16 @@ static uint32_t pow2_floor(uint32_t v)
     while (p <= v / 2)
         p *= 2;
     return p;
+}
+
+/* Has the node's shared-memory file system (if it has one where Linux
+ * puts it) room for `bytes`?  Without /dev/shm MPI decides alone. */
+static int shm_room(uint64_t bytes)
+{
+    struct statvfs v;
+    if (statvfs("/dev/shm", &v) != 0)
+        return 1;
+    return (uint64_t)v.f_bavail * v.f_frsize >= bytes;
 }
 
 /* Undo a partial set-up on this rank (the window, if made, is left to
@@ -178,10 +193,12 @@ int mbox_init(const rp_mbox_opts *o, MPI_Comm world, uint32_t world_rank, uint32
         g_nworld = nranks;
         uint32_t cap = o->ring_bytes;
         if (!cap) {
-            cap = AUTO_TOTAL / g_n;
-            cap = cap < AUTO_MIN ? AUTO_MIN : cap > AUTO_MAX ? AUTO_MAX : cap;
+            uint64_t c = AUTO_NODE / ((uint64_t)g_n * g_n);
+            cap = c < AUTO_MIN ? AUTO_MIN : c > AUTO_MAX ? AUTO_MAX : (uint32_t)c;
         }
         g_cap = pow2_floor(cap < 1024 ? 1024 : cap);
+        /* every member's rings, twice over: room for MPI's own segments */
+        int room = shm_room(2 * (uint64_t)g_n * g_n * (RING_HDR + g_cap));
         g_peer = malloc((size_t)nranks * sizeof *g_peer);
         g_seg = calloc(g_n, sizeof *g_seg);
         s_tail = calloc(g_n, sizeof *s_tail);
@@ -193,8 +210,8 @@ int mbox_init(const rp_mbox_opts *o, MPI_Comm world, uint32_t world_rank, uint32
         r_ooo = calloc(g_n, sizeof *r_ooo);
         int *members = malloc((size_t)g_n * sizeof *members);
         int wr = (int)world_rank;
-        ok = g_peer && g_seg && s_tail && s_side_sent && s_pending && r_head && s_head_seen &&
-             s_side_seen && r_ooo && members;
+        ok = room && g_peer && g_seg && s_tail && s_side_sent && s_pending && r_head &&
+             s_head_seen && s_side_seen && r_ooo && members;
         /* collectives on the group run whatever ok is: members agree later */
         if (PMPI_Allgather(&wr, 1, MPI_INT, members ? members : &wr, members ? 1 : 0, MPI_INT,
                            node) != MPI_SUCCESS)

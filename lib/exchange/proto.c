@@ -291,6 +291,22 @@ void proto_join_from(rp_comm *c, int src, int tag, uint32_t bytes)
         mbox_side_consumed(peer);
 }
 
+void proto_join_freed(rp_comm *c, int src, int tag, uint32_t bytes)
+{
+    int peer = g_st->local_paths ? -1 : mbox_of(c, src);
+    if (peer < 0)
+        return;
+    uint32_t len = 0;
+    const uint8_t *e = mbox_find(peer, c->mbkey, tag, &len);
+    if (!e) {   /* a side message, on a shadow that is gone: never received */
+        rp_counters[RP_CNT_UNMATCHED_PS]++;
+        return;
+    }
+    memcpy(recv_scratch, e, len);
+    mbox_consume(peer, e);
+    join_msg(recv_scratch, (int)len, c, src, bytes);
+}
+
 rp_prepost *proto_prepost(rp_comm *c, int src, int tag)
 {
     /* A mailbox peer's set may be in the mailbox: looked for at completion. */

@@ -45,6 +45,11 @@ int  proto_send_set(MPI_Comm comm, int dest, int tag);
  * after the payload we already have); `bytes` is the
  * payload's size (recorded in path and trace modes). */
 void proto_join_from(rp_comm *c, int src, int tag, uint32_t bytes);
+/* The same for a receive that completed after the user freed c (its
+ * shadows are gone): from the mailbox if its set is there; a side message
+ * can no longer be received (counted in pathset_unmatched; nothing for a
+ * peer that is not a mailbox peer, whose set was pre-posted or is lost). */
+void proto_join_freed(rp_comm *c, int src, int tag, uint32_t bytes);
 /* Pre-post the path-set receive of a payload receive with known source and
  * tag; NULL for a mailbox peer (its set is looked for at completion). */
 rp_prepost *proto_prepost(rp_comm *c, int src, int tag);

@@ -302,6 +302,18 @@ void rp_hook_unfollowed_init(MPI_Request req)
 
 /* ---- completion of tracked requests (used by wrap_wait.c) -------------- */
 
+/* Join a completed receive that was not pre-posted.  MPI lets a program
+ * free the communicator with the receive in flight, and the shadows went
+ * with the free: a mailbox peer's set is still in the mailbox, which needs
+ * no shadow (proto_join_freed); otherwise the join is not made. */
+static void join_late(rp_req *e, int src, int tag, uint32_t bytes)
+{
+    if (e->comm->live || e->comm == comm_world())
+        proto_join_from(e->comm, src, tag, bytes);
+    else
+        proto_join_freed(e->comm, src, tag, bytes);
+}
+
 /* `e` completed with status st (a real status, never IGNORE). */
 void rp_req_completed(rp_req *e, MPI_Status *st)
 {
@@ -325,12 +337,11 @@ void rp_req_completed(rp_req *e, MPI_Status *st)
             proto_join_prepost(e->pp, e->comm, e->peer, 0);
         } else if (e->nostatus) {
             /* a mailbox peer (never pre-posted): the posted source and tag */
-            if (e->comm->live || e->comm == comm_world())
-                proto_join_from(e->comm, e->peer, e->tag, 0);
+            join_late(e, e->peer, e->tag, 0);
         } else if (e->pp) {
             proto_join_prepost(e->pp, e->comm, st->MPI_SOURCE, payload_bytes(st));
-        } else if (e->comm->live || e->comm == comm_world()) {
-            join_status(e->comm, st);
+        } else if (st->MPI_SOURCE != MPI_PROC_NULL) {
+            join_late(e, st->MPI_SOURCE, st->MPI_TAG, payload_bytes(st));
         }
         e->pp = NULL;
     } else if (e->kind == RQ_NBC) {

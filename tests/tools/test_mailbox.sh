@@ -88,7 +88,9 @@ mb_case 4 shm RANDOM_ARGS 'g("pathset_mailbox_sets") == 0 and g("mailbox_ranks")
 # wildcards and probes; 1 KiB rings hold a few of its sets
 mb_case 4 shm P2P_ARGS 'g("pathset_mailbox_fallbacks") > 0 and g("pathset_mailbox_sets") > 0' \
     RP_MAILBOX_BYTES=1024 RP_SUMMARY=12
-mb_case 3 tcp P2P_ARGS 'g("pathset_mailbox_fallbacks") > 0 and g("pathset_mailbox_sets") > 0' \
+# over TCP some sets take side messages: fallbacks under Open MPI, and under
+# MPICH (MPIR_CVAR_NOLOCAL=1) every rank is a node of its own
+mb_case 3 tcp P2P_ARGS 'g("pathset_mailbox_sets") < g("pathset_msgs_sent")' \
     RP_MAILBOX_BYTES=1024 RP_SUMMARY=12
 mb_case 4 shm P2P_ARGS 'g("pathset_mailbox_sets") == g("pathset_msgs_sent") > 0'
 

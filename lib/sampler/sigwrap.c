@@ -30,24 +30,30 @@
 typedef int (*sigaction_fn)(int, const struct sigaction *, struct sigaction *);
 typedef sighandler_t (*signal_fn)(int, sighandler_t);
 typedef int (*mask_fn)(int, const sigset_t *, sigset_t *);
-static sigaction_fn g_real_sigaction;
-static signal_fn g_real_signal;
-static mask_fn g_real_sigprocmask, g_real_pthread_sigmask;
+enum { REAL_SIGACTION, REAL_SIGNAL, REAL_SIGPROCMASK, REAL_PTHREAD_SIGMASK, REAL_N };
+static const char *const g_real_name[REAL_N] = { "sigaction", "signal", "sigprocmask",
+                                                  "pthread_sigmask" };
+static void *g_real[REAL_N];   /* the next definitions, resolved once */
 
 static void resolve(void)
 {
-    if (!__atomic_load_n(&g_real_sigaction, __ATOMIC_ACQUIRE))
-        __atomic_store_n(&g_real_sigaction, (sigaction_fn)rp_dlnext("sigaction"),
-                         __ATOMIC_RELEASE);
-    if (!__atomic_load_n(&g_real_signal, __ATOMIC_ACQUIRE))
-        __atomic_store_n(&g_real_signal, (signal_fn)rp_dlnext("signal"),
-                         __ATOMIC_RELEASE);
-    if (!__atomic_load_n(&g_real_sigprocmask, __ATOMIC_ACQUIRE))
-        __atomic_store_n(&g_real_sigprocmask, (mask_fn)rp_dlnext("sigprocmask"),
-                         __ATOMIC_RELEASE);
-    if (!__atomic_load_n(&g_real_pthread_sigmask, __ATOMIC_ACQUIRE))
-        __atomic_store_n(&g_real_pthread_sigmask, (mask_fn)rp_dlnext("pthread_sigmask"),
-                         __ATOMIC_RELEASE);
+    for (int i = 0; i < REAL_N; i++)
+        if (!__atomic_load_n(&g_real[i], __ATOMIC_ACQUIRE))
+            __atomic_store_n(&g_real[i], rp_dlnext(g_real_name[i]), __ATOMIC_RELEASE);
+}
+
+/* The next definition of g_real_name[which], resolved on first use; NULL
+ * (errno ENOSYS) if there is none. */
+static void *real_fn(int which)
+{
+    void *f = __atomic_load_n(&g_real[which], __ATOMIC_ACQUIRE);
+    if (!f) {
+        resolve();
+        f = __atomic_load_n(&g_real[which], __ATOMIC_ACQUIRE);
+        if (!f)
+            errno = ENOSYS;
+    }
+    return f;
 }
 
 /* Resolve early, outside any signal handler the program may call us from. */
@@ -55,16 +61,8 @@ __attribute__((constructor)) static void fault_ctor(void) { resolve(); }
 
 int sigwrap_real_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 {
-    sigaction_fn f = __atomic_load_n(&g_real_sigaction, __ATOMIC_ACQUIRE);
-    if (!f) {
-        resolve();
-        f = __atomic_load_n(&g_real_sigaction, __ATOMIC_ACQUIRE);
-        if (!f) {
-            errno = ENOSYS;
-            return -1;
-        }
-    }
-    return f(sig, act, old);
+    sigaction_fn f = (sigaction_fn)real_fn(REAL_SIGACTION);
+    return f ? f(sig, act, old) : -1;
 }
 
 /* ---- SIGPROF ---------------------------------------------------------------- */
@@ -118,11 +116,7 @@ static int on_main_thread(void)
 
 static int real_mask(int how, const sigset_t *set, sigset_t *old)
 {
-    mask_fn f = __atomic_load_n(&g_real_pthread_sigmask, __ATOMIC_ACQUIRE);
-    if (!f) {
-        resolve();
-        f = __atomic_load_n(&g_real_pthread_sigmask, __ATOMIC_ACQUIRE);
-    }
+    mask_fn f = (mask_fn)real_fn(REAL_PTHREAD_SIGMASK);
     return f ? f(how, set, old) : -1;
 }
 
@@ -144,15 +138,9 @@ static void note_mask(const char *fn)
 
 RP_EXPORT int sigprocmask(int how, const sigset_t *set, sigset_t *old)
 {
-    mask_fn f = __atomic_load_n(&g_real_sigprocmask, __ATOMIC_ACQUIRE);
-    if (!f) {
-        resolve();
-        f = __atomic_load_n(&g_real_sigprocmask, __ATOMIC_ACQUIRE);
-        if (!f) {
-            errno = ENOSYS;
-            return -1;
-        }
-    }
+    mask_fn f = (mask_fn)real_fn(REAL_SIGPROCMASK);
+    if (!f)
+        return -1;
     int rc = f(how, set, old);
     if (rc == 0 && set && g_our_prof) {
         int e = errno;
@@ -247,15 +235,9 @@ RP_EXPORT sighandler_t signal(int sig, sighandler_t handler)
     void *ours = sig == SIGPROF ? g_our_prof : NULL;
     if (ours)
         app_takes_sigprof((void *)handler);
-    signal_fn f = __atomic_load_n(&g_real_signal, __ATOMIC_ACQUIRE);
-    if (!f) {
-        resolve();
-        f = __atomic_load_n(&g_real_signal, __ATOMIC_ACQUIRE);
-        if (!f) {
-            errno = ENOSYS;
-            return SIG_ERR;
-        }
-    }
+    signal_fn f = (signal_fn)real_fn(REAL_SIGNAL);
+    if (!f)
+        return SIG_ERR;
     sighandler_t prev = f(sig, handler);
     return ours && (void *)prev == ours ? SIG_DFL : prev;
 }

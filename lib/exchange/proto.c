@@ -265,23 +265,28 @@ static void join_msg(const uint8_t *buf, int len, rp_comm *c, int src, uint32_t 
     g_obs->joined(comm_world_rank(c, src), src_event, bytes, in_top > mine_top);
 }
 
+/* Join the set of src's payload (key, tag) from mailbox peer `peer` if it
+ * is in the mailbox: copied out in one stream, then joined from local
+ * memory.  0 if it is not there (then it is a side message, mailbox.h). */
+static int join_mailbox(rp_comm *c, int peer, int src, int tag, uint32_t bytes)
+{
+    uint32_t len = 0;
+    const uint8_t *e = mbox_find(peer, c->mbkey, tag, &len);
+    if (!e)
+        return 0;
+    memcpy(recv_scratch, e, len);
+    mbox_consume(peer, e);
+    join_msg(recv_scratch, (int)len, c, src, bytes);
+    return 1;
+}
+
 void proto_join_from(rp_comm *c, int src, int tag, uint32_t bytes)
 {
     if (g_st->local_paths)
         return;
     int peer = mbox_of(c, src);
-    if (peer >= 0) {
-        uint32_t len = 0;
-        const uint8_t *e = mbox_find(peer, c->mbkey, tag, &len);
-        if (e) {
-            /* copied out in one stream, then joined from local memory */
-            memcpy(recv_scratch, e, len);
-            mbox_consume(peer, e);
-            join_msg(recv_scratch, (int)len, c, src, bytes);
-            return;
-        }
-        /* not in the mailbox: it came as a side message (mailbox.h) */
-    }
+    if (peer >= 0 && join_mailbox(c, peer, src, tag, bytes))
+        return;
     MPI_Status st;
     int len = 0;
     PMPI_Recv(recv_scratch, (int)wire_cap, MPI_BYTE, src, tag, c->p2p, &st);
@@ -294,17 +299,9 @@ void proto_join_from(rp_comm *c, int src, int tag, uint32_t bytes)
 void proto_join_freed(rp_comm *c, int src, int tag, uint32_t bytes)
 {
     int peer = g_st->local_paths ? -1 : mbox_of(c, src);
-    if (peer < 0)
-        return;
-    uint32_t len = 0;
-    const uint8_t *e = mbox_find(peer, c->mbkey, tag, &len);
-    if (!e) {   /* a side message, on a shadow that is gone: never received */
+    /* not in the mailbox: a side message, on a shadow that is gone */
+    if (peer >= 0 && !join_mailbox(c, peer, src, tag, bytes))
         rp_counters[RP_CNT_UNMATCHED_PS]++;
-        return;
-    }
-    memcpy(recv_scratch, e, len);
-    mbox_consume(peer, e);
-    join_msg(recv_scratch, (int)len, c, src, bytes);
 }
 
 rp_prepost *proto_prepost(rp_comm *c, int src, int tag)

@@ -20,10 +20,15 @@ rp_require "$PROG" "$RP_LIB" "$RP_BINDIR/rp-report"
 # mpi_yield_when_idle), so with 64 ranks on a few cores every wake-up waits
 # for a time slice of the spinning ranks: measured 41-52 ms on 2 cores
 # (Open MPI: 30-31 ms).  That is real task time, which the profiler reports.
+# The same late wake-ups lengthen the 0 % path's ten 10 ms tasks: measured
+# 0.117-0.121 s under MPICH (Open MPI: 0.102-0.103 s), so under MPICH the
+# 0 % path may be up to 30 ms later than its bound (never earlier).
 MED_MAX=0.045
+LATE=0
 if [ "$RP_MPI_FLAVOR" = mpich ]; then
     MED_MAX=0.070
-    echo "note: MPICH: median phase bound ${MED_MAX} s, not 0.045 s (ranks spin without yielding)"
+    LATE=0.030
+    echo "note: MPICH: median phase bound ${MED_MAX} s, not 0.045 s; 0 % path may be ${LATE} s late (ranks spin without yielding)"
 fi
 
 for net in shm tcp; do
@@ -79,6 +84,6 @@ sys.exit(0 if 0.028 <= med <= float(sys.argv[2]) and tot >= 0.29 else 1)' "$RP_J
     fi
     echo "  $out"
     rp_check_report "$what: paths" --ranks "$NP" --phases 11 --p0 0.1 \
-        --rel 0.1 --abs 0.01 --clean-counters
+        --rel 0.1 --abs 0.01 --late "$LATE" --clean-counters
 done
 rp_finish

@@ -33,6 +33,9 @@
  *
  * usage: pingpong [-b B] [-s S] [-n N] [-r R] [-w W] [-m mode,mode,...]
  *        [-p] (phase: a profiled MPI_Barrier after each repetition)
+ *        [-c NS] (compute: spin NS ns before every send, in every mode, so
+ *        that samples land in tasks and paths carry summaries, as in codes
+ *        that compute between messages)
  */
 #define _GNU_SOURCE
 #include <mpi.h>
@@ -110,6 +113,18 @@ static void drain_ring(void)
     }
 }
 
+static int64_t compute_ns;   /* -c */
+
+/* Work before a send (-c): a spin on the clock. */
+static void compute(void)
+{
+    if (compute_ns <= 0)
+        return;
+    int64_t end = now_ns() + compute_ns;
+    while (now_ns() < end)
+        ;
+}
+
 /* One iteration of a mode. */
 static void iter(int mode)
 {
@@ -119,15 +134,18 @@ static void iter(int mode)
     switch (mode) {
     case M_PLAIN:
         if (rank == 0) {
+            compute();
             PMPI_Send(sbuf, nbytes, MPI_BYTE, peer, TAG, MPI_COMM_WORLD);
             PMPI_Recv(rbuf, nbytes, MPI_BYTE, peer, TAG, MPI_COMM_WORLD, &st);
         } else {
             PMPI_Recv(rbuf, nbytes, MPI_BYTE, peer, TAG, MPI_COMM_WORLD, &st);
+            compute();
             PMPI_Send(sbuf, nbytes, MPI_BYTE, peer, TAG, MPI_COMM_WORLD);
         }
         break;
     case M_FLOOR:
         if (rank == 0) {
+            compute();
             PMPI_Send(sbuf, nbytes, MPI_BYTE, peer, TAG, MPI_COMM_WORLD);
             side_send(peer, TAG);
             PMPI_Recv(rbuf, nbytes, MPI_BYTE, peer, TAG, MPI_COMM_WORLD, &st);
@@ -135,27 +153,32 @@ static void iter(int mode)
         } else {
             PMPI_Recv(rbuf, nbytes, MPI_BYTE, peer, TAG, MPI_COMM_WORLD, &st);
             side_recv(&st);
+            compute();
             PMPI_Send(sbuf, nbytes, MPI_BYTE, peer, TAG, MPI_COMM_WORLD);
             side_send(peer, TAG);
         }
         break;
     case M_PROF:
         if (rank == 0) {
+            compute();
             MPI_Send(sbuf, nbytes, MPI_BYTE, peer, TAG, MPI_COMM_WORLD);
             MPI_Recv(rbuf, nbytes, MPI_BYTE, peer, TAG, MPI_COMM_WORLD, &st);
         } else {
             MPI_Recv(rbuf, nbytes, MPI_BYTE, peer, TAG, MPI_COMM_WORLD, &st);
+            compute();
             MPI_Send(sbuf, nbytes, MPI_BYTE, peer, TAG, MPI_COMM_WORLD);
         }
         break;
     case M_IPLAIN:
         PMPI_Irecv(rbuf, nbytes, MPI_BYTE, peer, TAG, MPI_COMM_WORLD, &rq[0]);
+        compute();
         PMPI_Isend(sbuf, nbytes, MPI_BYTE, peer, TAG, MPI_COMM_WORLD, &rq[1]);
         PMPI_Waitall(2, rq, sts);
         break;
     case M_IFLOOR:
         PMPI_Irecv(rbuf, nbytes, MPI_BYTE, peer, TAG, MPI_COMM_WORLD, &rq[0]);
         PMPI_Irecv(side_rbuf, side_bytes, MPI_BYTE, peer, TAG, dup_comm, &rq[2]);
+        compute();
         PMPI_Isend(sbuf, nbytes, MPI_BYTE, peer, TAG, MPI_COMM_WORLD, &rq[1]);
         side_send(peer, TAG);
         PMPI_Waitall(2, rq, sts);
@@ -163,6 +186,7 @@ static void iter(int mode)
         break;
     case M_IPROF:
         MPI_Irecv(rbuf, nbytes, MPI_BYTE, peer, TAG, MPI_COMM_WORLD, &rq[0]);
+        compute();
         MPI_Isend(sbuf, nbytes, MPI_BYTE, peer, TAG, MPI_COMM_WORLD, &rq[1]);
         MPI_Waitall(2, rq, sts);
         break;
@@ -179,7 +203,7 @@ static void usage(void)
 {
     if (rank == 0)
         fprintf(stderr, "usage: pingpong [-b bytes] [-s side-bytes] [-n iters] [-r reps] "
-                        "[-w warmup] [-m plain,floor,prof,iplain,ifloor,iprof] [-p]\n");
+                        "[-w warmup] [-m plain,floor,prof,iplain,ifloor,iprof] [-p] [-c compute-ns]\n");
 }
 
 int main(int argc, char **argv)
@@ -195,7 +219,7 @@ int main(int argc, char **argv)
     PMPI_Comm_size(MPI_COMM_WORLD, &size);
 
     int opt;
-    while ((opt = getopt(argc, argv, "b:s:n:r:w:m:p")) != -1) {
+    while ((opt = getopt(argc, argv, "b:s:n:r:w:m:pc:")) != -1) {
         switch (opt) {
         case 'b': nbytes = atoi(optarg); break;
         case 's': side_bytes = atoi(optarg); break;
@@ -204,6 +228,7 @@ int main(int argc, char **argv)
         case 'w': warm = atoi(optarg); break;
         case 'm': mode_arg = optarg; break;
         case 'p': phases = 1; break;
+        case 'c': compute_ns = atoll(optarg); break;
         default: usage(); PMPI_Abort(MPI_COMM_WORLD, 2);
         }
     }

@@ -96,6 +96,8 @@ void config_load(rp_config *cfg, int verbose)
             &cfg->mailbox_bytes, verbose);
     get_u32("RP_MAILBOX_NODE", 0, 1u << 24, 0, ", ranks per mailbox group, 0 = the node",
             &cfg->mailbox_node, verbose);
+    static const char *const refs[] = { "0", "1", "all" };   /* rp_mbox_refs */
+    cfg->mailbox_refs = (uint32_t)get_word("RP_MAILBOX_REFS", refs, 3, 1, verbose);
     static const char *const multiple[] = { "local", "main" };
     cfg->multiple = (uint32_t)get_word("RP_MULTIPLE", multiple, 2, 0, verbose);
 

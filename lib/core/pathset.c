@@ -53,6 +53,7 @@ void pathset_free(rp_pathset *ps)
 static void path_clear(rp_path *p)
 {
     p->cost_ns = 0;
+    p->sid = 0;
     p->n_iv = 0;
     p->flags = 0;
     p->n_evicted = 0;
@@ -87,7 +88,10 @@ static uint32_t sat_add_u32(uint32_t a, uint64_t b)
 void pathset_add_sample(rp_pathset *ps, int64_t w_ns, int refused)
 {
     uint64_t us = w_ns > 0 ? (uint64_t)w_ns / 1000u : 0;
+    if (us == 0)
+        return;
     for (uint32_t i = 0; i < ps->n; i++) {
+        ps->p[i].sid = 0;
         ps->p[i].sampled_us = sat_add_u32(ps->p[i].sampled_us, us);
         if (refused)
             ps->p[i].dropped_us = sat_add_u32(ps->p[i].dropped_us, us);
@@ -101,6 +105,21 @@ void pathset_extend(rp_pathset *ps, uint32_t rank, uint16_t idx,
         summary_push(&ps->p[i], ps->iv_cap, rank, idx, mode, rng);
 }
 
+void pathset_name(rp_pathset *ps, uint64_t *next)
+{
+    for (uint32_t i = 0; i < ps->n; i++)
+        if (ps->p[i].sid == 0 && pathset_has_summary(&ps->p[i]))
+            ps->p[i].sid = (*next)++;
+}
+
+int pathset_find_sid(const rp_pathset *ps, uint64_t sid)
+{
+    for (uint32_t i = 0; i < ps->n; i++)
+        if (ps->p[i].sid == sid)
+            return (int)i;
+    return -1;
+}
+
 /* Copy header and intervals into dst's own storage (dst->iv kept).  n_iv
  * is clamped to the destination's capacity; callers guarantee it fits. */
 static void path_copy_into(rp_path *dst, const rp_path *src, uint32_t iv_cap)
@@ -111,6 +130,8 @@ static void path_copy_into(rp_path *dst, const rp_path *src, uint32_t iv_cap)
         memmove(iv, src->iv, (size_t)n_iv * sizeof *iv);
     *dst = *src;
     dst->iv = iv;
+    if (n_iv != src->n_iv)
+        dst->sid = 0;   /* cut short: no longer what the name names */
     dst->n_iv = n_iv;
 }
 
@@ -140,27 +161,50 @@ void pathset_copy(rp_pathset *dst, const rp_pathset *src)
  * slots are permuted (a buffer follows its path to its new slot), and the
  * buffers of dropped or unused slots receive the picks from `in` (whose
  * intervals may live in a received buffer).  m <= k_cap, so there are
- * always enough free buffers.  Bit masks: this runs at every message. */
+ * always enough free buffers.  Bit masks: this runs at every message.
+ * A path of `in` whose summary this rank holds (named by reference,
+ * wire.h) points at one of mine's buffers: it takes that very buffer when
+ * its slot is dropped, before any free buffer is written, so no copy ever
+ * overwrites a buffer a later pick reads (the others read kept buffers). */
 static void apply_picks(rp_pathset *mine, const rp_path *in, const uint8_t *pick, uint32_t m)
 {
     uint32_t k = mine->k_cap;
     rp_path *a = mine->p;
-    uint64_t kept = 0;
+    uint64_t kept = 0, done = 0;
     for (uint32_t q = 0; q < m; q++)
         if (!(pick[q] & FROM_IN))
             kept |= 1ull << pick[q];
     uint64_t free_slots = ~kept & (k == 64 ? ~0ull : (1ull << k) - 1);
     rp_path newp[RP_PATHSET_MAX_K];
+    const rp_interval *lo = mine->store, *hi = mine->store + (size_t)k * mine->iv_cap;
     for (uint32_t q = 0; q < m; q++) {
         uint32_t c = pick[q];
         if (!(c & FROM_IN)) {
             newp[q] = a[c];
+            done |= 1ull << q;
             continue;
         }
+        const rp_interval *src = in[c & ~FROM_IN].iv;
+        if (src < lo || src >= hi || in[c & ~FROM_IN].n_iv == 0)
+            continue;
+        for (uint64_t f = free_slots; f; f &= f - 1) {
+            uint32_t s = (uint32_t)__builtin_ctzll(f);
+            if (a[s].iv == src) {   /* its own buffer, dropped: no copy */
+                free_slots &= ~(1ull << s);
+                newp[q].iv = a[s].iv;
+                path_copy_into(&newp[q], &in[c & ~FROM_IN], mine->iv_cap);
+                done |= 1ull << q;
+                break;
+            }
+        }
+    }
+    for (uint32_t q = 0; q < m; q++) {
+        if (done & (1ull << q))
+            continue;
         uint32_t s = (uint32_t)__builtin_ctzll(free_slots);
         free_slots &= free_slots - 1;
         newp[q].iv = a[s].iv;
-        path_copy_into(&newp[q], &in[c & ~FROM_IN], mine->iv_cap);
+        path_copy_into(&newp[q], &in[pick[q] & ~FROM_IN], mine->iv_cap);
     }
     for (uint32_t q = m; q < k; q++) {
         uint32_t s = (uint32_t)__builtin_ctzll(free_slots);
@@ -650,6 +694,12 @@ void pathset_select_from(rp_pathset *dst, const rp_pathset *src, rp_select_mode 
 
 int pathset_join_wire(rp_pathset *mine, const void *buf, size_t len, rp_select_mode sel)
 {
+    return pathset_join_wire_refs(mine, buf, len, sel, NULL);
+}
+
+int pathset_join_wire_refs(rp_pathset *mine, const void *buf, size_t len, rp_select_mode sel,
+                           const rp_wire_refs *refs)
+{
     if (buf == NULL || ((uintptr_t)buf & (_Alignof(rp_interval) - 1)))
         return -1;
     /* Path headers are read into `in`; intervals stay in the buffer
@@ -658,20 +708,26 @@ int pathset_join_wire(rp_pathset *mine, const void *buf, size_t len, rp_select_m
     rp_path in[kc];
     int64_t skc[kc];
     float skw[kc];
-    rp_wire_set ws = { in, skc, skw, 0, 0, 0 };
+    rp_wire_set ws = { in, skc, skw, 0, 0, 0, refs };
     if (pathset_wire_parse(buf, len, kc, mine->iv_cap, &ws) != 0)
         return -1;
+    pathset_join_parsed(mine, &ws, sel);
+    return 0;
+}
+
+void pathset_join_parsed(rp_pathset *mine, const rp_wire_set *ws, rp_select_mode sel)
+{
+    const rp_path *in = ws->hdr;
     if (sel == RP_SELECT_REPR) {
-        join_weighted(mine, in, ws.n, ws.wexp, skc, skw, ws.n_sk);
-        return 0;
+        join_weighted(mine, in, ws->n, ws->wexp, ws->sk_cost, ws->sk_w, ws->n_sk);
+        return;
     }
     int sorted = 1;
-    for (uint32_t i = 1; i < ws.n; i++)
+    for (uint32_t i = 1; i < ws->n; i++)
         if (in[i].cost_ns == in[i - 1].cost_ns && select_path_cmp(&in[i - 1], &in[i]) >= 0)
             sorted = 0;   /* equal costs: in order by contents, else the general join */
-    if (!sorted || !join_fast(mine, in, ws.n, sel))
-        join_paths(mine, in, ws.n, sel);
-    return 0;
+    if (!sorted || !join_fast(mine, in, ws->n, sel))
+        join_paths(mine, in, ws->n, sel);
 }
 
 void pathset_levels(const rp_pathset *ps, uint32_t k, rp_select_mode sel, uint32_t *map)

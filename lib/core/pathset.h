@@ -28,6 +28,14 @@ typedef struct rp_interval {
 
 typedef struct rp_path {
     int64_t      cost_ns;    /* sum of task costs along the path */
+    /* The summary's name (wire.h, "by reference"): nonzero, it names this
+     * path's n_iv, iv, flags, n_evicted, sampled_us and dropped_us exactly,
+     * job-wide, so a rank holding a path of that name holds its summary
+     * and a set between ranks of a node can carry the name instead
+     * (lib/exchange/mailbox.c).  0: unnamed.  Whatever changes one of those
+     * fields clears it (pathset_extend, pathset_add_sample, path mode's
+     * overflow); copies keep it. */
+    uint64_t     sid;
     uint16_t     n_iv;       /* used intervals */
     uint16_t     flags;      /* RP_PATH_* */
     uint32_t     n_evicted;  /* prof mode: intervals opened but not kept (reservoir) */
@@ -104,6 +112,17 @@ void pathset_extend(rp_pathset *ps, uint32_t rank, uint16_t idx,
  * by it, and dropped_us too when its item was refused (buffer full).
  * Async-signal-safe. */
 void pathset_add_sample(rp_pathset *ps, int64_t w_ns, int refused);
+/* Does p carry anything beyond its cost and weight (intervals, flags,
+ * evictions, sample weights)?  Only such a summary is worth a name. */
+static inline int pathset_has_summary(const rp_path *p)
+{
+    return (p->n_iv | p->flags | p->n_evicted | p->sampled_us | p->dropped_us) != 0;
+}
+/* Name every unnamed path of ps that has a summary: *next, then *next + 1,
+ * ...  (the caller's counter; its high bits make names unique per rank). */
+void pathset_name(rp_pathset *ps, uint64_t *next);
+/* The held path named sid (nonzero), or -1. */
+int  pathset_find_sid(const rp_pathset *ps, uint64_t sid);
 /* Copy src into dst (same or larger capacities). */
 void pathset_copy(rp_pathset *dst, const rp_pathset *src);
 

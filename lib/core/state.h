@@ -42,6 +42,8 @@ typedef struct rp_config {
                                through shared memory (lib/exchange/mailbox.c) */
     uint32_t mailbox_bytes; /* RP_MAILBOX_BYTES: ring per sender, 0 = automatic */
     uint32_t mailbox_node;  /* RP_MAILBOX_NODE: ranks per mailbox group, 0 = the node */
+    uint32_t mailbox_refs;  /* RP_MAILBOX_REFS: 0 off, 1 summaries by name in prof
+                               mode, 2 ("all") in every mode (tests) */
     char     output[4096];  /* RP_OUTPUT, measurement directory ("" = default) */
 } rp_config;
 

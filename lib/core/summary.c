@@ -74,6 +74,7 @@ int summary_push(rp_path *p, uint32_t iv_cap, uint32_t rank, uint16_t idx,
      * away moved a long phase's total by 20-35 % (measured on
      * mpi_wavefront). */
     int prof = mode == RP_SUMMARY_PROF;
+    p->sid = 0;   /* the summary changes (or may): its name no longer holds */
     /* Path mode: once a path lost track (summary full, or a task no
      * summary could name), nothing more is recorded, not even an extension
      * of the last interval: the summary must hold exactly the prefix whose

@@ -1,9 +1,11 @@
 /* wire.c - the one codec of the path-set wire format (doc/formats.md).
  *
- * Wire format of an encoded path-set (version RP_PATHSET_WIRE_VERSION = 6).
+ * Wire format of an encoded path-set (version RP_PATHSET_WIRE_VERSION = 7).
  * All integers little-endian (host order: every rank of a job shares one
  * architecture); fields are packed with no padding except before the
  * intervals, and read with memcpy, so the buffer needs no alignment.
+ * Version 7 adds the REF path entry (mask 0x40: a summary named, not
+ * carried; only between ranks of a node, wire.h), else version 6's bytes.
  * Version 6 has version 5's layout; its sketch points are the mean cost and
  * weight of the paths a join dropped in a gap between two kept paths, at
  * most one a gap (pathset.c), where version 5's were points at the odd
@@ -16,7 +18,7 @@
  * headers out of it (pathset_wire_parse).
  *
  *   header, 12 bytes:
- *     off 0  u8   version          = 6
+ *     off 0  u8   version          = 7
  *     off 1  u8   n_paths          1 .. k
  *     off 2  u8   n_sketch         sketch points, 0 .. k - 1
  *     off 3  u8   set flags        0x01 SK_WIDE: sketch deltas are 8 bytes
@@ -26,9 +28,14 @@
  *   then n_paths path entries, most costly first, each:
  *     u8   mask     0x01 WIDE (the cost field is 8 bytes, else 4), 0x02 n_iv,
  *                   0x04 flags, 0x08 n_evicted, 0x10 sampled_us,
- *                   0x20 dropped_us are present; 0xc0 must be 0
+ *                   0x20 dropped_us are present; 0x40 REF; 0x80 must be 0
  *     u32|u64 cost  path 0: cost_ns; path i > 0: cost_ns of path i - 1
  *                   minus its own (>= 0: the costs never rise)
+ *     REF entry (mask 0x40, with at most WIDE beside it): then
+ *       u64 sid, nonzero (the summary's name, pathset.h), u32 ref (where
+ *       the carrier keeps it), f32 w; its summary fields and intervals are
+ *       not in the encoding (the reader's resolver supplies them)
+ *     else:
  *     [u16 n_iv]    intervals of this path (1 .. iv_cap)      absent: 0
  *     [u16 flags]   RP_PATH_* (only known bits)               absent: 0
  *     [u32 n_evicted]  prof mode: intervals opened, not kept    absent: 0
@@ -50,7 +57,7 @@
  * Size: 12 + sum over paths of (1 + 4 + 4, + 4 if wide, + 2, 2, 4, 4, 4 for
  * the present fields) + (4 or 8 + 4) per sketch point + pad + 8 per interval;
  * at most pathset_max_wire_bytes(k, iv_cap) = 12 + 29 k + 12 (k - 1) + 3 +
- * 8 k iv_cap.  (Version 4 had fixed 28-byte path headers, 12-byte sketch
+ * 8 k iv_cap.  A REF entry is 1 + 4|8 + 8 + 4 + 4 bytes (at most 25).  (Version 4 had fixed 28-byte path headers, 12-byte sketch
  * points and a 16-byte header; 3 no sketch; 2 no weights; 1 no
  * sampled_us/dropped_us.)
  * A decoder rejects (returns -1, set left empty) a buffer whose length
@@ -60,7 +67,8 @@
  * would make a cost negative, a weight that is negative or not finite,
  * |wexp| > 2^30, low > high, more than k - 1 sketch points or one outside
  * the paths' cost range, nonzero padding, or any read past the end /
- * unread trailing bytes.
+ * unread trailing bytes; and a REF entry when it has no resolver, with
+ * any bit beside WIDE, a zero sid, or one its resolver refuses.
  */
 #include <math.h>
 #include <stddef.h>
@@ -72,7 +80,7 @@
 /* path entry mask bits and set flags (above) */
 enum {
     M_WIDE = 0x01, M_IV = 0x02, M_FLAGS = 0x04, M_EVICT = 0x08, M_SAMPLED = 0x10,
-    M_DROPPED = 0x20, M_KNOWN = 0x3f,
+    M_DROPPED = 0x20, M_KNOWN = 0x3f, M_REF = 0x40,
     S_SK_WIDE = 0x01, S_KNOWN = 0x01,
 };
 #define PATH_MAX_BYTES 29u   /* mask, 8-byte cost, every optional field, w */
@@ -143,11 +151,16 @@ static uint8_t *put_cost(uint8_t *w, uint64_t c, int wide)
     return put(w, &c32, 4);
 }
 
-/* The exact size of ps's encoding; sflags its sketch_flags. */
-static size_t encoded_size(const rp_pathset *ps, uint8_t sflags)
+/* The exact size of ps's encoding; sflags its sketch_flags, refd the
+ * paths written as REF entries (bit i: path i). */
+static size_t encoded_size(const rp_pathset *ps, uint8_t sflags, uint64_t refd)
 {
     size_t sz = RP_PATHSET_HDR_BYTES, n_iv = 0, b;
     for (uint32_t i = 0; i < ps->n; i++) {
+        if (refd >> i & 1) {
+            sz += 1 + (WIDE(cost_field(ps, i)) ? 8 : 4) + 16;
+            continue;
+        }
         path_mask(&ps->p[i], cost_field(ps, i), &b);
         sz += b;
         n_iv += ps->p[i].n_iv;
@@ -158,13 +171,33 @@ static size_t encoded_size(const rp_pathset *ps, uint8_t sflags)
 
 size_t pathset_encode(const rp_pathset *ps, void *buf, size_t cap)
 {
+    return pathset_encode_refs(ps, buf, cap, NULL);
+}
+
+size_t pathset_encode_refs(const rp_pathset *ps, void *buf, size_t cap, const rp_wire_refs *refs)
+{
     if (ps->n == 0 || ps->n > UINT8_MAX || ps->n_sk > UINT8_MAX)
         return 0;
+    /* Which summaries go by reference (placed first: placing has effects
+     * the size must see). */
+    uint64_t refd = 0;
+    uint32_t ref[RP_PATHSET_MAX_K];
+    if (refs && ps->n <= RP_PATHSET_MAX_K)
+        for (uint32_t i = 0; i < ps->n; i++) {
+            const rp_path *p = &ps->p[i];
+            size_t b, refb = 1 + (WIDE(cost_field(ps, i)) ? 8 : 4) + 16;
+            if (!p->sid || !p->n_iv)
+                continue;
+            path_mask(p, cost_field(ps, i), &b);
+            /* only where it is shorter, padding included: never longer */
+            if (b + 8u * p->n_iv >= refb + 3 && refs->place(refs->ctx, p, &ref[i]) == 0)
+                refd |= 1ull << i;
+        }
     /* The runtime's buffers hold any set of its capacities: then one pass,
      * which learns the size as it writes; else measure first. */
     uint8_t sflags = sketch_flags(ps);
     if (cap < pathset_max_wire_bytes(ps->n_sk >= ps->n ? ps->n_sk + 1 : ps->n, ps->iv_cap) &&
-        encoded_size(ps, sflags) > cap)
+        encoded_size(ps, sflags, refd) > cap)
         return 0;
     uint8_t *w = buf, *start = buf;
     uint8_t h[4] = { RP_PATHSET_WIRE_VERSION, (uint8_t)ps->n, (uint8_t)ps->n_sk, sflags };
@@ -175,6 +208,14 @@ size_t pathset_encode(const rp_pathset *ps, void *buf, size_t cap)
     for (uint32_t i = 0; i < ps->n; i++) {
         const rp_path *p = &ps->p[i];
         uint64_t c = cost_field(ps, i);
+        if (refd >> i & 1) {   /* the name and where it is kept */
+            *w++ = (uint8_t)(M_REF | (WIDE(c) ? M_WIDE : 0));
+            w = put_cost(w, c, WIDE(c));
+            w = put(w, &p->sid, 8);
+            w = put(w, &ref[i], 4);
+            w = put(w, &p->w, 4);
+            continue;
+        }
         if (!(p->n_iv | p->flags | p->n_evicted | p->sampled_us | p->dropped_us)) {
             *w++ = WIDE(c) ? M_WIDE : 0;   /* the usual entry, kept short: 8 -> 18 ns */
             w = put_cost(w, c, WIDE(c));
@@ -202,7 +243,7 @@ size_t pathset_encode(const rp_pathset *ps, void *buf, size_t cap)
             *w++ = 0;
         /* rp_interval is laid out exactly as on the wire: one copy a path */
         for (uint32_t i = 0; i < ps->n; i++)
-            if (ps->p[i].n_iv)
+            if (ps->p[i].n_iv && !(refd >> i & 1))
                 w = put(w, ps->p[i].iv, (size_t)ps->p[i].n_iv * sizeof(rp_interval));
     }
     uint32_t total = (uint32_t)(w - start);
@@ -258,6 +299,7 @@ int pathset_wire_parse(const void *buf, size_t len, uint32_t k_cap, uint32_t iv_
     const uint8_t *r = b + RP_PATHSET_HDR_BYTES, *end = b + len;
     rp_path *hdr = ws->hdr;
     size_t n_iv = 0;
+    uint64_t refd = 0;   /* paths whose summary the resolver supplied */
     uint64_t prev = INT64_MAX;   /* path 0's cost may be anything up to it */
     for (uint32_t i = 0; i < n_in; i++) {
         rp_path *p = &hdr[i];
@@ -276,8 +318,30 @@ int pathset_wire_parse(const void *buf, size_t len, uint32_t k_cap, uint32_t iv_
                 return -1;
             prev = i ? prev - c32 : c32;
             p->cost_ns = (int64_t)prev;
+            p->sid = 0;
             p->n_iv = p->flags = 0;
             p->n_evicted = p->sampled_us = p->dropped_us = 0;
+            continue;
+        }
+        if (m & M_REF) {   /* a summary by name (wire.h) */
+            size_t need = 1 + ((m & M_WIDE) ? 8 : 4) + 16;
+            uint64_t c;
+            if ((m & ~(M_REF | M_WIDE)) || (size_t)(end - r) < need || !ws->refs ||
+                get_cost(r + 1, m & M_WIDE, &c) != 0 || c > prev)
+                return -1;
+            r += (m & M_WIDE) ? 9 : 5;
+            prev = i ? prev - c : c;
+            p->cost_ns = (int64_t)prev;
+            uint32_t ref;
+            memcpy(&p->sid, r, 8);
+            memcpy(&ref, r + 8, 4);
+            memcpy(&p->w, r + 12, 4);
+            r += 16;
+            if (p->sid == 0 || !isfinite(p->w) || p->w < 0 ||
+                ws->refs->resolve(ws->refs->ctx, p->sid, ref, p) != 0 || p->n_iv > iv_cap ||
+                (p->flags & ~RP_PATH_FLAGS_KNOWN))
+                return -1;
+            refd |= 1ull << i;
             continue;
         }
         /* one bounds check for the whole entry */
@@ -292,6 +356,7 @@ int pathset_wire_parse(const void *buf, size_t len, uint32_t k_cap, uint32_t iv_
             return -1;
         prev = i ? prev - c : c;
         p->cost_ns = (int64_t)prev;
+        p->sid = 0;
         int bad = 0;
         r = opt_field(r, m & M_IV, &p->n_iv, 2, &bad);
         r = opt_field(r, m & M_FLAGS, &p->flags, 2, &bad);
@@ -341,6 +406,8 @@ int pathset_wire_parse(const void *buf, size_t len, uint32_t k_cap, uint32_t iv_
         return -1;
     for (uint32_t i = 0; i < n_in; i++) {
         rp_path *p = &hdr[i];
+        if (refd >> i & 1)
+            continue;   /* the resolver's */
         p->iv = (rp_interval *)(uintptr_t)r;   /* the caller copies or reads in place */
         for (uint32_t q = 0; q < p->n_iv; q++, r += 8) {
             uint16_t lo, hi;
@@ -363,13 +430,14 @@ int pathset_decode(rp_pathset *ps, const void *buf, size_t len)
     rp_path hdr[kc];
     int64_t skc[kc];
     float skw[kc];
-    rp_wire_set ws = { hdr, skc, skw, 0, 0, 0 };
+    rp_wire_set ws = { hdr, skc, skw, 0, 0, 0, NULL };
     if (pathset_wire_parse(buf, len, ps->k_cap, ps->iv_cap, &ws) != 0)
         return -1;
     ps->wexp = ws.wexp;
     for (uint32_t i = 0; i < ws.n; i++) {
         rp_path *p = &ps->p[i];
         p->cost_ns = hdr[i].cost_ns;
+        p->sid = hdr[i].sid;
         p->n_iv = hdr[i].n_iv;
         p->flags = hdr[i].flags;
         p->n_evicted = hdr[i].n_evicted;

@@ -20,7 +20,18 @@
  * The receiver takes the oldest entry by moving head past it, without
  * writing to it; one taken out of order is marked consumed in place (the
  * sender never reads entries) and passed over when head reaches it.  Per
- * message that is the entry's lines and nothing else crossing cores. */
+ * message that is the entry's lines and nothing else crossing cores.
+ *
+ * The arena (RP_MAILBOX_REFS): after each ring's data, as many bytes again
+ * of path summaries the sender names instead of carrying (wire.h).  A
+ * summary changes only when a sample lands on its path (prof mode), while
+ * messages pass it back and forth thousands of times: the sender writes a
+ * record of it once per pair, every entry that names it bumps the record's
+ * last reference, and the receiver reads it only if it does not hold that
+ * summary already.  Records are written in arena order and reused oldest
+ * first, once the ring's head has passed their last reference (the
+ * receiver takes a set's records before it consumes the entry); a record
+ * that cannot be placed travels in the set. */
 #include "exchange/mailbox.h"
 
 #include <stdlib.h>
@@ -63,8 +74,33 @@ typedef struct ent_hdr {
 _Static_assert(sizeof(ring_hdr) == RING_HDR, "ring header is three cache lines");
 _Static_assert(sizeof(ent_hdr) == ENT_HDR, "entry header is 32 bytes");
 
+/* An arena record (8-aligned): its name, then the summary's fields as
+ * rp_path holds them, then n_iv intervals. */
+typedef struct rec_hdr {
+    uint64_t sid;
+    uint16_t n_iv, flags;
+    uint32_t n_evicted, sampled_us, dropped_us;
+} rec_hdr;
+_Static_assert(sizeof(rec_hdr) == 24, "arena record header is 24 bytes");
+
+/* What a sender knows of one pair's arena: its records oldest first (pos:
+ * arena offset, growing like ring offsets; last_ref: ring offset of the
+ * newest entry naming it), and where the next one goes. */
+#define AREC_N 64u   /* records remembered per pair (power of two) */
+typedef struct arec {
+    uint64_t sid, pos, last_ref;
+    uint32_t len;
+} arec;
+typedef struct arena_tx {
+    arec     q[AREC_N];
+    uint32_t first, n;
+    uint64_t tail;
+} arena_tx;
+
 /* All owned by this file; main thread only. */
 static int       g_on;
+static uint32_t  g_acap;        /* arena bytes per pair, 0: no arena */
+static arena_tx *s_arena;       /* sender side, per receiver */
 static MPI_Comm  g_group = MPI_COMM_NULL;
 static MPI_Win   g_win = MPI_WIN_NULL;
 static uint32_t  g_n, g_me, g_cap, g_nworld;
@@ -81,9 +117,10 @@ static uint32_t *r_ooo;
 
 static inline ring_hdr *ring_of(uint32_t receiver, uint32_t sender)
 {
-    return (ring_hdr *)(g_seg[receiver] + (size_t)sender * (RING_HDR + g_cap));
+    return (ring_hdr *)(g_seg[receiver] + (size_t)sender * (RING_HDR + g_cap + g_acap));
 }
 static inline uint8_t *data_of(ring_hdr *r) { return (uint8_t *)r + RING_HDR; }
+static inline uint8_t *arena_of(ring_hdr *r) { return (uint8_t *)r + RING_HDR + g_cap; }
 static inline uint32_t round32(uint32_t n) { return (n + 31u) & ~31u; }
 
 int mbox_on(void) { return g_on; }
@@ -124,6 +161,8 @@ static void release_local(void)
     free(s_head_seen);
     free(s_side_seen);
     free(r_ooo);
+    free(s_arena);
+    s_arena = NULL;
     g_peer = NULL;
     g_seg = NULL;
     r_ooo = NULL;
@@ -133,7 +172,7 @@ static void release_local(void)
 /* The group's window; 0 on success. */
 static int make_window(void)
 {
-    size_t stride = RING_HDR + g_cap, mine = (size_t)g_n * stride;
+    size_t stride = RING_HDR + g_cap + g_acap, mine = (size_t)g_n * stride;
     MPI_Info info;
     uint8_t *base = NULL;
     PMPI_Info_create(&info);
@@ -197,8 +236,9 @@ int mbox_init(const rp_mbox_opts *o, MPI_Comm world, uint32_t world_rank, uint32
             cap = c < AUTO_MIN ? AUTO_MIN : c > AUTO_MAX ? AUTO_MAX : (uint32_t)c;
         }
         g_cap = pow2_floor(cap < 1024 ? 1024 : cap);
+        g_acap = o->arena ? g_cap : 0;
         /* every member's rings, twice over: room for MPI's own segments */
-        int room = shm_room(2 * (uint64_t)g_n * g_n * (RING_HDR + g_cap));
+        int room = shm_room(2 * (uint64_t)g_n * g_n * (RING_HDR + g_cap + g_acap));
         g_peer = malloc((size_t)nranks * sizeof *g_peer);
         g_seg = calloc(g_n, sizeof *g_seg);
         s_tail = calloc(g_n, sizeof *s_tail);
@@ -208,10 +248,11 @@ int mbox_init(const rp_mbox_opts *o, MPI_Comm world, uint32_t world_rank, uint32
         s_head_seen = calloc(g_n, sizeof *s_head_seen);
         s_side_seen = calloc(g_n, sizeof *s_side_seen);
         r_ooo = calloc(g_n, sizeof *r_ooo);
+        s_arena = g_acap ? calloc(g_n, sizeof *s_arena) : NULL;
         int *members = malloc((size_t)g_n * sizeof *members);
         int wr = (int)world_rank;
         ok = room && g_peer && g_seg && s_tail && s_side_sent && s_pending && r_head &&
-             s_head_seen && s_side_seen && r_ooo && members;
+             s_head_seen && s_side_seen && r_ooo && members && (s_arena || !g_acap);
         /* collectives on the group run whatever ok is: members agree later */
         if (PMPI_Allgather(&wr, 1, MPI_INT, members ? members : &wr, members ? 1 : 0, MPI_INT,
                            node) != MPI_SUCCESS)
@@ -228,8 +269,11 @@ int mbox_init(const rp_mbox_opts *o, MPI_Comm world, uint32_t world_rank, uint32
         PMPI_Allreduce(&wok, &gok, 1, MPI_INT, MPI_MIN, node);
         if (!gok || make_window() != 0)
             ok = 0;
-        for (uint32_t i = 0; ok && i < g_n; i++)
+        for (uint32_t i = 0; ok && i < g_n; i++) {
             s_tail[i] = r_head[i] = s_head_seen[i] = g_cap;
+            if (s_arena)
+                s_arena[i].tail = g_acap;
+        }
         PMPI_Barrier(node);   /* every ring zeroed before anyone writes */
     }
     int allok = 0;
@@ -292,6 +336,80 @@ void mbox_commit(int dst, uint64_t key, int32_t tag, uint32_t len)
     ((ent_hdr *)(data_of(r) + (next & (g_cap - 1))))->seq = 0;
     __atomic_store_n(&e->seq, tail, __ATOMIC_RELEASE);
     s_tail[dst] = next;
+}
+
+int mbox_arena_on(void) { return g_on && g_acap != 0; }
+
+int mbox_place(int dst, const rp_path *p, uint32_t *ref, int *wrote)
+{
+    arena_tx *a = &s_arena[dst];
+    uint64_t entry = s_pending[dst];
+    *wrote = 0;
+    /* newest first: a set names mostly what the last sets named */
+    for (uint32_t i = a->n; i-- > 0;) {
+        arec *x = &a->q[(a->first + i) & (AREC_N - 1)];
+        if (x->sid == p->sid) {
+            x->last_ref = entry;
+            *ref = (uint32_t)(x->pos & (g_acap - 1));
+            return 0;
+        }
+    }
+    uint32_t len = (uint32_t)sizeof(rec_hdr) + 8u * p->n_iv;
+    if (len > g_acap / 4)
+        return -1;
+    uint64_t pos = a->tail;
+    uint32_t off = (uint32_t)(pos & (g_acap - 1));
+    if (off + len > g_acap)   /* a record never wraps: the rest stays unused */
+        pos += g_acap - off;
+    /* the records it would overwrite, and the oldest if the table is full,
+     * must be past the receiver's head */
+    ring_hdr *r = ring_of((uint32_t)dst, g_me);
+    while (a->n && (a->q[a->first].pos + g_acap < pos + len || a->n == AREC_N)) {
+        const arec *o = &a->q[a->first];
+        if (o->last_ref >= s_head_seen[dst]) {
+            s_head_seen[dst] = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE);
+            if (o->last_ref >= s_head_seen[dst])
+                return -1;
+        }
+        a->first = (a->first + 1) & (AREC_N - 1);
+        a->n--;
+    }
+    uint8_t *d = arena_of(r) + (pos & (g_acap - 1));
+    rec_hdr h = { p->sid, p->n_iv, p->flags, p->n_evicted, p->sampled_us, p->dropped_us };
+    memcpy(d, &h, sizeof h);
+    memcpy(d + sizeof h, p->iv, 8u * p->n_iv);
+    arec *x = &a->q[(a->first + a->n++) & (AREC_N - 1)];
+    x->sid = p->sid;
+    x->pos = pos;
+    x->last_ref = entry;
+    x->len = len;
+    a->tail = pos + len;
+    *ref = (uint32_t)(pos & (g_acap - 1));
+    *wrote = 1;
+    return 0;
+}
+
+int mbox_record(int src, uint64_t sid, uint32_t ref, rp_path *hdr, uint32_t iv_cap)
+{
+    rec_hdr h;
+    if (!g_acap || (ref & 7u) || ref > g_acap - sizeof h)
+        return -1;
+    const uint8_t *d = arena_of(ring_of(g_me, (uint32_t)src)) + ref;
+    memcpy(&h, d, sizeof h);
+    if (h.sid != sid || h.n_iv > iv_cap || ref + sizeof h + 8u * h.n_iv > g_acap)
+        return -1;
+    /* read in place: the record stays until the entry naming it is consumed */
+    const rp_interval *iv = (const rp_interval *)(const void *)(d + sizeof h);
+    for (uint32_t i = 0; i < h.n_iv; i++)
+        if (iv[i].low > iv[i].high)
+            return -1;
+    hdr->n_iv = h.n_iv;
+    hdr->flags = h.flags;
+    hdr->n_evicted = h.n_evicted;
+    hdr->sampled_us = h.sampled_us;
+    hdr->dropped_us = h.dropped_us;
+    hdr->iv = (rp_interval *)(uintptr_t)iv;
+    return 0;
 }
 
 void mbox_side_sent(int dst)

@@ -23,11 +23,13 @@
 
 #include <mpi.h>
 #include <stdint.h>
+#include "core/pathset.h"
 
 typedef struct rp_mbox_opts {
     uint32_t enable;      /* RP_MAILBOX: 0 = side messages only */
     uint32_t ring_bytes;  /* RP_MAILBOX_BYTES per sender, 0 = automatic */
     uint32_t node_split;  /* RP_MAILBOX_NODE: ranks per mailbox group (tests), 0 = the node */
+    uint32_t arena;       /* 1: beside each ring an arena of path summaries sent by name */
 } rp_mbox_opts;
 
 /* Set up (collective over world, a duplicate of MPI_COMM_WORLD whose
@@ -52,6 +54,21 @@ void     mbox_side_sent(int dst);
  * after the join. */
 const uint8_t *mbox_find(int src, uint64_t key, int32_t tag, uint32_t *len);
 void     mbox_consume(int src, const uint8_t *entry);
+/* Summaries by name (wire.h, rp_wire_refs; doc/design.md "The mailbox").
+ * Beside each ring the sender keeps an arena of summaries, each written
+ * once per name and kept until the receiver has consumed every entry that
+ * named it.  Is it on? */
+int      mbox_arena_on(void);
+/* Sender, between mbox_reserve(dst) and mbox_commit: make path p's
+ * summary (named p->sid) readable by dst until it has consumed the
+ * reserved entry.  0 and its locator in *ref (*wrote: 1 if it was written
+ * now, 0 if already there), or -1 (arena full: send it in the set). */
+int      mbox_place(int dst, const rp_path *p, uint32_t *ref, int *wrote);
+/* Receiver, while the entry that named it is unconsumed: hdr's summary
+ * fields and hdr->iv (pointing into shared memory, valid until then) for
+ * the summary named sid at locator ref in src's arena; 0, or -1 if it is
+ * not there or malformed. */
+int      mbox_record(int src, uint64_t sid, uint32_t ref, rp_path *hdr, uint32_t iv_cap);
 /* A side message from peer src (on a mailbox communicator) was consumed. */
 void     mbox_side_consumed(int src);
 /* At MPI_Finalize, after the last join: count what nobody consumed, free the

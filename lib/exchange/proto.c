@@ -30,6 +30,7 @@ static uint8_t    *recv_scratch, *send_scratch;
 static rp_pathset  in_ps;       /* decoded incoming set (replace, unaligned bytes) */
 static rp_prepost *pp_free, *pp_orphans;
 static rp_state   *g_st;        /* proto_init: the path-set, settings, flags */
+static uint64_t    g_next_sid;  /* the next summary name (pathset_name): rank + 1 above bit 40 */
 static const rp_msg_observer *g_obs;   /* NULL: no mode watches messages (prof) */
 
 int proto_init(rp_state *st, uint32_t max_wire, const rp_msg_observer *obs)
@@ -37,6 +38,7 @@ int proto_init(rp_state *st, uint32_t max_wire, const rp_msg_observer *obs)
     g_st = st;
     g_obs = obs;
     wire_cap = max_wire + (obs ? obs->prefix_bytes : 0);
+    g_next_sid = ((uint64_t)st->rank + 1) << 40 | 1;
     ring_cap = POOL_INIT;
     ring = calloc(ring_cap, sizeof *ring);
     uint32_t scratch = wire_cap > st->coll_wire ? wire_cap : st->coll_wire;
@@ -141,9 +143,46 @@ static int slot_send(send_slot *s, size_t len, MPI_Comm comm, int dest, int tag,
     return 0;
 }
 
+/* Summaries by name to mailbox peer dst (wire.h rp_wire_refs.place). */
+static int place_cb(void *ctx, const rp_path *p, uint32_t *ref)
+{
+    int wrote = 0;
+    if (mbox_place(*(const int *)ctx, p, ref, &wrote) != 0)
+        return -1;
+    rp_counters[RP_CNT_MBOX_REFS]++;
+    rp_counters[RP_CNT_MBOX_RECORDS] += (uint64_t)wrote;
+    return 0;
+}
+
+/* A summary named in a mailbox set from peer src: the receiver's own path
+ * of that name if it holds one (nothing crosses cores), else the record in
+ * src's arena (wire.h rp_wire_refs.resolve). */
+typedef struct resolve_ctx {
+    const rp_pathset *mine;
+    int src;
+} resolve_ctx;
+
+static int resolve_cb(void *ctx, uint64_t sid, uint32_t ref, rp_path *hdr)
+{
+    const resolve_ctx *rc = ctx;
+    int i = pathset_find_sid(rc->mine, sid);
+    if (i < 0)
+        return mbox_record(rc->src, sid, ref, hdr, rc->mine->iv_cap);
+    const rp_path *p = &rc->mine->p[i];
+    hdr->n_iv = p->n_iv;
+    hdr->flags = p->flags;
+    hdr->n_evicted = p->n_evicted;
+    hdr->sampled_us = p->sampled_us;
+    hdr->dropped_us = p->dropped_us;
+    hdr->iv = p->iv;
+    rp_counters[RP_CNT_MBOX_HELD]++;
+    return 0;
+}
+
 /* The prefix (trace: who sent it, at which event) and my set into buf;
- * returns the bytes written. */
-static size_t fill_set(uint8_t *buf)
+ * returns the bytes written.  refs: name summaries through it (the
+ * mailbox), or NULL. */
+static size_t fill_set(uint8_t *buf, const rp_wire_refs *refs)
 {
     uint32_t pre = p2p_prefix();
     if (pre) {
@@ -152,7 +191,7 @@ static size_t fill_set(uint8_t *buf)
         memcpy(buf, &me, 4);
         memcpy(buf + 4, &ev, 8);
     }
-    return pre + pathset_encode(&g_st->ps, buf + pre, wire_cap - pre);
+    return pre + pathset_encode_refs(&g_st->ps, buf + pre, wire_cap - pre, refs);
 }
 
 /* The mailbox peer of rank r of c, or -1: its sets go as side messages
@@ -177,7 +216,13 @@ void proto_branch(rp_comm *c, int dest, int tag, int early)
             /* encoded here, then copied in one stream: the ring's lines
              * are the receiver's, and a piecemeal encode into them stalls
              * on each one (doc/performance.md, "The mailbox") */
-            size_t len = fill_set(send_scratch);
+            rp_wire_refs refs = { place_cb, NULL, &peer };
+            const rp_wire_refs *rf = NULL;
+            if (mbox_arena_on()) {
+                pathset_name(&g_st->ps, &g_next_sid);
+                rf = &refs;
+            }
+            size_t len = fill_set(send_scratch, rf);
             memcpy(b, send_scratch, len);
             mbox_commit(peer, c->mbkey, tag, (uint32_t)len);
             rp_counters[RP_CNT_MSGS_SENT]++;
@@ -187,7 +232,7 @@ void proto_branch(rp_comm *c, int dest, int tag, int early)
         }
     }
     send_slot *s = slot_get();
-    size_t len = fill_set(s->buf);
+    size_t len = fill_set(s->buf, NULL);
     if (slot_send(s, len, c->p2p, dest, tag, 1) == 0 && peer >= 0) {
         mbox_side_sent(peer);
         rp_counters[RP_CNT_MBOX_SIDE]++;
@@ -204,11 +249,11 @@ int proto_send_set(MPI_Comm comm, int dest, int tag)
 /* Join buf into ps: straight from the bytes when they are aligned for it
  * (always, for our buffers), else decoded first (into in_ps, whose k
  * bounds what it takes: only the rank's own set comes unaligned). */
-static int join_bytes(rp_pathset *ps, const uint8_t *buf, size_t len)
+static int join_bytes(rp_pathset *ps, const uint8_t *buf, size_t len, const rp_wire_refs *refs)
 {
     rp_select_mode sel = (rp_select_mode)g_st->cfg.select;
     if (((uintptr_t)buf & 3) == 0)
-        return pathset_join_wire(ps, buf, len, sel);
+        return pathset_join_wire_refs(ps, buf, len, sel, refs);
     if (pathset_decode(&in_ps, buf, len) != 0)
         return -1;
     pathset_join(ps, &in_ps, sel);
@@ -223,7 +268,7 @@ void proto_join_into(rp_pathset *ps, const uint8_t *buf, int len, int replace)
     else if (replace)
         bad = pathset_decode(&in_ps, buf, (size_t)len) != 0;
     else
-        bad = join_bytes(ps, buf, (size_t)len) != 0;
+        bad = join_bytes(ps, buf, (size_t)len, NULL) != 0;
     if (bad) {
         rp_counters[RP_CNT_PS_DECODE_ERRORS]++;
         return;
@@ -237,12 +282,15 @@ void proto_join_buffer(const uint8_t *buf, int len, int replace)
     proto_join_into(&g_st->ps, buf, len, replace);
 }
 
-/* Join a received point-to-point path-set message. */
-static void join_msg(const uint8_t *buf, int len, rp_comm *c, int src, uint32_t bytes)
+/* Join a received point-to-point path-set message (refs: its named
+ * summaries' resolver, mailbox entries only). */
+static void join_msg(const uint8_t *buf, int len, rp_comm *c, int src, uint32_t bytes,
+                     const rp_wire_refs *refs)
 {
     rp_counters[RP_CNT_MSGS_RECV]++;
     if (!g_obs) {
-        proto_join_buffer(buf, len, 0);
+        if (len <= 0 || join_bytes(&g_st->ps, buf, (size_t)len, refs) != 0)
+            rp_counters[RP_CNT_PS_DECODE_ERRORS]++;
         return;
     }
     uint32_t pre = p2p_prefix();
@@ -258,7 +306,7 @@ static void join_msg(const uint8_t *buf, int len, rp_comm *c, int src, uint32_t 
     int64_t mine_top = g_st->ps.p[0].cost_ns, in_top = 0;
     size_t set_len = (size_t)(len - (int)pre);
     pathset_wire_top_cost(buf + pre, set_len, &in_top);
-    if (join_bytes(&g_st->ps, buf + pre, set_len) != 0) {
+    if (join_bytes(&g_st->ps, buf + pre, set_len, refs) != 0) {
         rp_counters[RP_CNT_PS_DECODE_ERRORS]++;
         return;
     }
@@ -275,8 +323,11 @@ static int join_mailbox(rp_comm *c, int peer, int src, int tag, uint32_t bytes)
     if (!e)
         return 0;
     memcpy(recv_scratch, e, len);
+    /* consumed after the join: the records it names stay until then */
+    resolve_ctx rc = { &g_st->ps, peer };
+    rp_wire_refs refs = { NULL, resolve_cb, &rc };
+    join_msg(recv_scratch, (int)len, c, src, bytes, mbox_arena_on() ? &refs : NULL);
     mbox_consume(peer, e);
-    join_msg(recv_scratch, (int)len, c, src, bytes);
     return 1;
 }
 
@@ -291,7 +342,7 @@ void proto_join_from(rp_comm *c, int src, int tag, uint32_t bytes)
     int len = 0;
     PMPI_Recv(recv_scratch, (int)wire_cap, MPI_BYTE, src, tag, c->p2p, &st);
     PMPI_Get_count(&st, MPI_BYTE, &len);
-    join_msg(recv_scratch, len, c, src, bytes);
+    join_msg(recv_scratch, len, c, src, bytes, NULL);
     if (peer >= 0)
         mbox_side_consumed(peer);
 }
@@ -340,7 +391,7 @@ void proto_join_prepost(rp_prepost *p, rp_comm *c, int src, uint32_t bytes)
     int len = 0;
     PMPI_Wait(&p->req, &st);
     PMPI_Get_count(&st, MPI_BYTE, &len);
-    join_msg(p->buf, len, c, src, bytes);
+    join_msg(p->buf, len, c, src, bytes, NULL);
     pp_release(p);
 }
 

@@ -125,6 +125,7 @@ static void task_commit_now(int fn, int64_t cost_ns, uint32_t site, uint64_t mas
 static void covered_set(rp_path *p, int64_t ns)
 {
     uint64_t v = ns > 0 ? (uint64_t)ns : 0;
+    p->sid = 0;
     p->sampled_us = (uint32_t)v;
     p->dropped_us = (uint32_t)(v >> 32);
 }
@@ -155,7 +156,7 @@ static void untrack_paths(rp_pathset *ps, int64_t cost_ns)
 {
     for (uint32_t j = 0; j < ps->n; j++)
         if (!(ps->p[j].flags & RP_PATH_OVERFLOW)) {
-            ps->p[j].flags |= RP_PATH_OVERFLOW;
+            ps->p[j].flags |= RP_PATH_OVERFLOW;   /* (covered_set clears the name) */
             covered_set(&ps->p[j], ps->p[j].cost_ns - cost_ns);
         }
 }

@@ -131,8 +131,13 @@ void rp_start(const rp_mpi_layer *m)
      * unordered with the main thread's). */
     int level = MPI_THREAD_SINGLE;
     PMPI_Query_thread(&level);
+    /* Summaries by name where they change rarely: prof mode's change only
+     * at samples; path and trace modes' at every task (RP_MAILBOX_REFS=all
+     * for tests). */
+    uint32_t arena = rp_rt.cfg.mailbox_refs == 2 ||
+                     (rp_rt.cfg.mailbox_refs == 1 && rp_rt.cfg.mode == RP_MODE_PROF);
     rp_mbox_opts mo = { rp_rt.cfg.mailbox && level != MPI_THREAD_MULTIPLE,
-                        rp_rt.cfg.mailbox_bytes, rp_rt.cfg.mailbox_node };
+                        rp_rt.cfg.mailbox_bytes, rp_rt.cfg.mailbox_node, arena };
     if (mbox_init(&mo, comm_world()->coll, rp_rt.rank, rp_rt.nranks)) {
         comm_set_mbox_keys(1);
         rp_counters[RP_CNT_MBOX_RANKS] = 1;

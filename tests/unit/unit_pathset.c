@@ -263,6 +263,113 @@ static void make_sample(rp_pathset *ps)
     ps->sk_w[0] = 2.5f;
 }
 
+/* ---- REF entries (wire v7) ---- */
+static int place_42(void *ctx, const rp_path *p, uint32_t *ref)
+{
+    (void)ctx, (void)p;
+    *ref = 42;
+    return 0;
+}
+
+/* the summary from the set in ctx (the sample), at locator 42 only */
+static int resolve_42(void *ctx, uint64_t sid, uint32_t ref, rp_path *hdr)
+{
+    const rp_pathset *src = ctx;
+    int i = pathset_find_sid(src, sid);
+    if (ref != 42 || i < 0)
+        return -1;
+    const rp_path *p = &src->p[i];
+    hdr->n_iv = p->n_iv;
+    hdr->flags = p->flags;
+    hdr->n_evicted = p->n_evicted;
+    hdr->sampled_us = p->sampled_us;
+    hdr->dropped_us = p->dropped_us;
+    hdr->iv = p->iv;
+    return 0;
+}
+
+static int parse_refs(const uint8_t *b, size_t len, const rp_pathset *src, rp_path *hdr)
+{
+    int64_t skc[4];
+    float skw[4];
+    rp_wire_refs r = { place_42, resolve_42, (void *)(uintptr_t)src };
+    rp_wire_set ws = { hdr, skc, skw, 0, 0, 0, &r };
+    return pathset_wire_parse(b, len, 4, 3, &ws) == 0 ? (int)ws.n : -1;
+}
+
+static void test_wire_refs(void)
+{
+    rp_pathset ps, dec, cp;
+    pathset_init(&ps, 4, 3);
+    pathset_init(&dec, 4, 3);
+    pathset_init(&cp, 4, 3);
+    make_sample(&ps);
+    uint64_t next = 7;
+    pathset_name(&ps, &next);
+    /* every path with a summary gets a name; a plain one would not */
+    CHECK(ps.p[0].sid == 7 && ps.p[1].sid == 8 && ps.p[2].sid == 9 && next == 10);
+    CHECK_EQ(pathset_find_sid(&ps, 8), 1);
+    CHECK_EQ(pathset_find_sid(&ps, 10), -1);
+    _Alignas(8) uint8_t enc[512], rb[512], t[512];
+    size_t len = pathset_encode(&ps, enc, sizeof enc);
+    rp_wire_refs r = { place_42, resolve_42, &ps };
+    size_t rlen = pathset_encode_refs(&ps, rb, sizeof rb, &r);
+    /* only p0 (3 intervals) is worth a reference: header 12; p0 a REF entry
+     * at 12 (mask WIDE|REF, 8-byte cost, sid, ref, w: 25 B); p1 at 37, p2 at
+     * 54 as before; the sketch point at 67; 1 pad byte; p2's interval */
+    CHECK_EQ(len, 104);
+    CHECK_EQ(rlen, 88);
+    CHECK_EQ(rb[12], 0x41);
+    uint64_t sid;
+    uint32_t ref;
+    memcpy(&sid, rb + 21, 8);
+    memcpy(&ref, rb + 29, 4);
+    CHECK(sid == 7 && ref == 42);
+    CHECK_EQ(rb[37], 0x09);
+    CHECK_EQ(rb[54], 0x06);
+    /* read back through the resolver: the same paths, p0 named */
+    rp_path hdr[4];
+    CHECK_EQ(parse_refs(rb, rlen, &ps, hdr), 3);
+    CHECK(hdr[0].sid == 7 && hdr[0].iv == ps.p[0].iv && hdr[1].sid == 0 && hdr[2].sid == 0);
+    for (int i = 0; i < 3; i++)
+        CHECK(select_path_cmp(&hdr[i], &ps.p[i]) == 0 && hdr[i].w == ps.p[i].w);
+    /* refused: without a resolver (files, MPI messages), a zero name, bits
+     * beside WIDE, 0x80, a locator the resolver does not know */
+    CHECK_EQ(pathset_decode(&dec, rb, rlen), -1);
+    CHECK_EQ(pathset_join_wire(&dec, rb, rlen, RP_SELECT_REPR), -1);
+    static const struct { size_t off; uint8_t v; } mut[] = {
+        { 21, 0 }, { 12, 0x43 }, { 12, 0x51 }, { 12, 0xc1 }, { 12, 0x40 }, { 29, 43 },
+    };
+    for (unsigned i = 0; i < sizeof mut / sizeof mut[0]; i++) {
+        memcpy(t, rb, rlen);
+        if (mut[i].off == 21)
+            memset(t + 21, 0, 8);
+        else
+            t[mut[i].off] = mut[i].v;
+        CHECK_EQ(parse_refs(t, rlen, &ps, hdr), -1);
+    }
+    /* a name the receiver's resolver cannot find: refused */
+    ps.p[0].sid = 70;
+    CHECK_EQ(parse_refs(rb, rlen, &ps, hdr), -1);
+    ps.p[0].sid = 7;
+    /* copies keep names; whatever changes a summary clears them */
+    pathset_copy(&cp, &ps);
+    CHECK(cp.p[0].sid == 7 && cp.p[2].sid == 9);
+    pathset_add_sample(&cp, 999, 0);   /* under 1 us: nothing changes */
+    CHECK(cp.p[0].sid == 7);
+    pathset_add_sample(&cp, 5000, 0);
+    CHECK(cp.p[0].sid == 0 && cp.p[1].sid == 0 && cp.p[2].sid == 0);
+    pathset_copy(&cp, &ps);
+    uint64_t rng = 1;
+    pathset_extend(&cp, 3, 40, RP_SUMMARY_PROF, &rng);
+    CHECK(cp.p[0].sid == 0 && cp.p[1].sid == 0 && cp.p[2].sid == 0);
+    pathset_reset(&cp);
+    CHECK(cp.p[0].sid == 0);
+    pathset_free(&ps);
+    pathset_free(&dec);
+    pathset_free(&cp);
+}
+
 static void wr16(uint8_t *b, size_t off, uint16_t v) { memcpy(b + off, &v, 2); }
 static void wr32(uint8_t *b, size_t off, uint32_t v) { memcpy(b + off, &v, 4); }
 
@@ -440,7 +547,8 @@ static void test_wire(void)
     REJECT(0, uint8_t, 4);                       /* version (4: fixed-size fields) */
     REJECT(0, uint8_t, 3);                       /* (3: before the sketch) */
     REJECT(0, uint8_t, 5);                       /* (5: the same layout, odd-quantile sketch) */
-    REJECT(0, uint8_t, 7);
+    REJECT(0, uint8_t, 6);                       /* (6: before REF entries) */
+    REJECT(0, uint8_t, 8);
     REJECT(0, uint8_t, 0);
     REJECT(3, uint8_t, 3);                       /* unknown set flag */
     REJECT(3, uint8_t, 0);                       /* SK_WIDE cleared: misparse */
@@ -636,13 +744,120 @@ static void check_join(const rp_pathset *before, const rp_pathset *in,
         CHECK(select_path_cmp(&after->p[j - 1], &after->p[j]) < 0);
 }
 
+/* ---- summaries by reference (wire.h, rp_wire_refs) -----------------------
+ * A stand-in carrier: place() keeps a copy of the summary under a locator
+ * (and refuses one in five: that path travels in the set); resolve() takes
+ * it from the receiver's own path of that name when there is one (no
+ * copy: the join must then cope with an incoming path whose intervals are
+ * one of its own buffers), else from the copy.  Every name is checked
+ * against what it named when it was given (reg[]): a name must keep
+ * naming exactly one summary. */
+#define REF_SLOTS 256u
+#define REG_MAX   65536u
+typedef struct summ_copy {
+    uint64_t sid;
+    uint16_t n_iv, flags;
+    uint32_t n_evicted, sampled_us, dropped_us;
+    rp_interval iv[8];
+} summ_copy;
+static summ_copy ref_slot[REF_SLOTS], reg[REG_MAX];
+static uint32_t ref_next;
+static long ref_held, ref_copied;
+typedef struct ref_ctx {
+    const rp_pathset *mine;
+} ref_ctx;
+
+static void summ_take(summ_copy *c, const rp_path *p)
+{
+    c->sid = p->sid;
+    c->n_iv = p->n_iv;
+    c->flags = p->flags;
+    c->n_evicted = p->n_evicted;
+    c->sampled_us = p->sampled_us;
+    c->dropped_us = p->dropped_us;
+    memcpy(c->iv, p->iv, (size_t)p->n_iv * sizeof *p->iv);
+}
+
+static int summ_same(const summ_copy *c, const rp_path *p)
+{
+    return c->n_iv == p->n_iv && c->flags == p->flags && c->n_evicted == p->n_evicted &&
+           c->sampled_us == p->sampled_us && c->dropped_us == p->dropped_us &&
+           memcmp(c->iv, p->iv, (size_t)p->n_iv * sizeof *p->iv) == 0;
+}
+
+static int ref_place(void *ctx, const rp_path *p, uint32_t *ref)
+{
+    (void)ctx;
+    if (rnd(5) == 0 || p->n_iv > 8)
+        return -1;
+    *ref = ref_next++ % REF_SLOTS;
+    summ_take(&ref_slot[*ref], p);
+    return 0;
+}
+
+static int ref_resolve(void *ctx, uint64_t sid, uint32_t ref, rp_path *hdr)
+{
+    const ref_ctx *c = ctx;
+    int i = pathset_find_sid(c->mine, sid);
+    const summ_copy *sc = &ref_slot[ref % REF_SLOTS];
+    if (i >= 0) {
+        const rp_path *p = &c->mine->p[i];
+        if (sid < REG_MAX)
+            CHECK(summ_same(&reg[sid], p));   /* the name still names it */
+        hdr->n_iv = p->n_iv;
+        hdr->flags = p->flags;
+        hdr->n_evicted = p->n_evicted;
+        hdr->sampled_us = p->sampled_us;
+        hdr->dropped_us = p->dropped_us;
+        hdr->iv = p->iv;
+        ref_held++;
+        return 0;
+    }
+    if (ref >= REF_SLOTS || sc->sid != sid)
+        return -1;
+    hdr->n_iv = sc->n_iv;
+    hdr->flags = sc->flags;
+    hdr->n_evicted = sc->n_evicted;
+    hdr->sampled_us = sc->sampled_us;
+    hdr->dropped_us = sc->dropped_us;
+    hdr->iv = (rp_interval *)(uintptr_t)sc->iv;
+    ref_copied++;
+    return 0;
+}
+
+/* Name set's paths (the mailbox sender does it before encoding), writing
+ * each new name's summary in the register. */
+static void name_set(rp_pathset *ps, uint64_t *next)
+{
+    uint64_t first = *next;
+    pathset_name(ps, next);
+    for (uint32_t i = 0; i < ps->n; i++) {
+        uint64_t sid = ps->p[i].sid;
+        if (sid >= first && sid < REG_MAX && ps->p[i].n_iv <= 8)
+            summ_take(&reg[sid], &ps->p[i]);
+    }
+}
+
+static int weights_equal(const rp_pathset *a, const rp_pathset *b)
+{
+    if (a->wexp != b->wexp)
+        return 0;
+    for (uint32_t i = 0; i < a->n && i < b->n; i++)
+        if (memcmp(&a->p[i].w, &b->p[i].w, sizeof a->p[i].w) != 0)
+            return 0;
+    return 1;
+}
+
 static void property_run(uint32_t k, uint32_t iv_cap, rp_select_mode sel,
                          rp_summary_mode mode, int ops)
 {
-    rp_pathset set[NR], before, wire_in, via_wire;
+    rp_pathset set[NR], before, wire_in, via_wire, plain;
     uint32_t next_idx[NR] = { 0 };
-    uint64_t rng = 99;
-    _Alignas(8) uint8_t buf[8192];
+    uint64_t rng = 99, next_sid = 1;
+    _Alignas(8) uint8_t buf[8192], rbuf[8192];
+    ref_ctx rc = { NULL };
+    rp_wire_refs refs = { ref_place, ref_resolve, &rc };
+    memset(reg, 0, sizeof reg);
     CHECK(pathset_max_wire_bytes(k, iv_cap) <= sizeof buf);
     for (int r = 0; r < NR; r++) {
         pathset_init(&set[r], k, iv_cap);
@@ -651,6 +866,7 @@ static void property_run(uint32_t k, uint32_t iv_cap, rp_select_mode sel,
     pathset_init(&before, k, iv_cap);
     pathset_init(&wire_in, k, iv_cap);
     pathset_init(&via_wire, k, iv_cap);
+    pathset_init(&plain, k, iv_cap);
     for (int op = 0; op < ops; op++) {
         uint32_t r = rnd(NR), what = rnd(100);
         if (what < 30) {
@@ -663,18 +879,36 @@ static void property_run(uint32_t k, uint32_t iv_cap, rp_select_mode sel,
         } else if (what < 98) {
             /* a message from s to r: encode, decode, join */
             uint32_t s = rnd(NR);
+            name_set(&set[s], &next_sid);
             size_t len = pathset_encode(&set[s], buf, sizeof buf);
             CHECK(len > 0);
             CHECK_EQ(pathset_decode(&wire_in, buf, len), 0);
             CHECK(sets_equal(&wire_in, &set[s]));
             pathset_copy(&before, &set[r]);
             pathset_copy(&via_wire, &set[r]);
-            pathset_join(&set[r], &wire_in, sel);
-            check_join(&before, &wire_in, &set[r], sel);
+            pathset_copy(&plain, &set[r]);
+            pathset_join(&plain, &wire_in, sel);
+            check_join(&before, &wire_in, &plain, sel);
             /* joining straight from the bytes gives the same set */
             CHECK_EQ(pathset_join_wire(&via_wire, buf, len, sel), 0);
-            CHECK(sets_equal(&via_wire, &set[r]));
+            CHECK(sets_equal(&via_wire, &plain));
             CHECK(set_ok(&via_wire));
+            /* and by reference, names kept by the receiver: the same set,
+             * weights to the bit (REF entries are never longer) */
+            uint32_t placed = ref_next;
+            size_t rlen = pathset_encode_refs(&set[s], rbuf, sizeof rbuf, &refs);
+            CHECK(rlen > 0 && rlen <= len);
+            if (placed != ref_next)   /* REF paths: refused without a resolver */
+                CHECK_EQ(pathset_decode(&wire_in, rbuf, rlen), -1);
+            else
+                CHECK(rlen == len && memcmp(rbuf, buf, len) == 0);
+            rc.mine = &set[r];
+            CHECK_EQ(pathset_join_wire_refs(&set[r], rbuf, rlen, sel, &refs), 0);
+            CHECK(sets_equal(&set[r], &plain));
+            CHECK(weights_equal(&set[r], &plain));
+            for (uint32_t i = 0; i < set[r].n; i++)
+                if (set[r].p[i].sid && set[r].p[i].sid < REG_MAX)
+                    CHECK(summ_same(&reg[set[r].p[i].sid], &set[r].p[i]));
         } else {
             /* a phase end on every rank */
             for (int q = 0; q < NR; q++) {
@@ -692,6 +926,7 @@ static void property_run(uint32_t k, uint32_t iv_cap, rp_select_mode sel,
     pathset_free(&before);
     pathset_free(&wire_in);
     pathset_free(&via_wire);
+    pathset_free(&plain);
 }
 
 static void test_property(void)
@@ -708,6 +943,9 @@ static void test_property(void)
     property_run(RP_PATHSET_MAX_K, 2, RP_SELECT_PAPER, RP_SUMMARY_PROF, 1500);
     property_run(RP_PATHSET_MAX_K, 2, RP_SELECT_TOPK, RP_SUMMARY_PATH, 1500);
     property_run(RP_PATHSET_MAX_K, 2, RP_SELECT_REPR, RP_SUMMARY_PROF, 1500);
+    /* both roads of a REF path were taken: its summary held by the
+     * receiver (joined without a copy) and copied from the carrier */
+    CHECK(ref_held > 1000 && ref_copied > 1000);
 }
 
 /* ---- the phase-end exchange's wide set (pathset_select_from) ------------ */
@@ -851,6 +1089,7 @@ int main(void)
     test_join_unsorted();
     test_join_weighted_hand();
     test_wire();
+    test_wire_refs();
     test_select_from();
     test_property();
     return unit_done("unit_pathset");

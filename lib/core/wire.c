@@ -190,7 +190,8 @@ size_t pathset_encode_refs(const rp_pathset *ps, void *buf, size_t cap, const rp
                 continue;
             path_mask(p, cost_field(ps, i), &b);
             /* only where it is shorter, padding included: never longer */
-            if (b + 8u * p->n_iv >= refb + 3 && refs->place(refs->ctx, p, &ref[i]) == 0)
+            if ((refs->always || b + 8u * p->n_iv >= refb + 3) &&
+                refs->place(refs->ctx, p, &ref[i]) == 0)
                 refd |= 1ull << i;
         }
     /* The runtime's buffers hold any set of its capacities: then one pass,

@@ -37,9 +37,13 @@ typedef struct rp_wire_refs {
      * named sid at locator ref; 0, or -1 if it cannot (malformed) */
     int (*resolve)(void *ctx, uint64_t sid, uint32_t ref, rp_path *hdr);
     void *ctx;
+    /* 0: only summaries whose REF entry is shorter than their fields and
+     * intervals (the encoding is then never longer than pathset_encode's);
+     * 1: every named summary with intervals (tests: RP_MAILBOX_REFS=all) */
+    int always;
 } rp_wire_refs;
 /* pathset_encode, with named summaries placed by refs->place where it can
- * (refs NULL: pathset_encode).  Never longer than pathset_encode's. */
+ * (refs NULL: pathset_encode); at most pathset_max_wire_bytes. */
 size_t pathset_encode_refs(const rp_pathset *ps, void *buf, size_t cap, const rp_wire_refs *refs);
 /* Decode into ps (whose capacities bound what is accepted).  Returns 0, or
  * -1 on a malformed/truncated/oversized buffer (ps then holds 0 paths). */

@@ -216,7 +216,7 @@ void proto_branch(rp_comm *c, int dest, int tag, int early)
             /* encoded here, then copied in one stream: the ring's lines
              * are the receiver's, and a piecemeal encode into them stalls
              * on each one (doc/performance.md, "The mailbox") */
-            rp_wire_refs refs = { place_cb, NULL, &peer };
+            rp_wire_refs refs = { place_cb, NULL, &peer, g_st->cfg.mailbox_refs == 2 };
             const rp_wire_refs *rf = NULL;
             if (mbox_arena_on()) {
                 pathset_name(&g_st->ps, &g_next_sid);
@@ -325,7 +325,7 @@ static int join_mailbox(rp_comm *c, int peer, int src, int tag, uint32_t bytes)
     memcpy(recv_scratch, e, len);
     /* consumed after the join: the records it names stay until then */
     resolve_ctx rc = { &g_st->ps, peer };
-    rp_wire_refs refs = { NULL, resolve_cb, &rc };
+    rp_wire_refs refs = { NULL, resolve_cb, &rc, 0 };
     join_msg(recv_scratch, (int)len, c, src, bytes, mbox_arena_on() ? &refs : NULL);
     mbox_consume(peer, e);
     return 1;

@@ -292,7 +292,7 @@ static int parse_refs(const uint8_t *b, size_t len, const rp_pathset *src, rp_pa
 {
     int64_t skc[4];
     float skw[4];
-    rp_wire_refs r = { place_42, resolve_42, (void *)(uintptr_t)src };
+    rp_wire_refs r = { place_42, resolve_42, (void *)(uintptr_t)src, 0 };
     rp_wire_set ws = { hdr, skc, skw, 0, 0, 0, &r };
     return pathset_wire_parse(b, len, 4, 3, &ws) == 0 ? (int)ws.n : -1;
 }
@@ -312,7 +312,7 @@ static void test_wire_refs(void)
     CHECK_EQ(pathset_find_sid(&ps, 10), -1);
     _Alignas(8) uint8_t enc[512], rb[512], t[512];
     size_t len = pathset_encode(&ps, enc, sizeof enc);
-    rp_wire_refs r = { place_42, resolve_42, &ps };
+    rp_wire_refs r = { place_42, resolve_42, &ps, 0 };
     size_t rlen = pathset_encode_refs(&ps, rb, sizeof rb, &r);
     /* only p0 (3 intervals) is worth a reference: header 12; p0 a REF entry
      * at 12 (mask WIDE|REF, 8-byte cost, sid, ref, w: 25 B); p1 at 37, p2 at
@@ -856,7 +856,7 @@ static void property_run(uint32_t k, uint32_t iv_cap, rp_select_mode sel,
     uint64_t rng = 99, next_sid = 1;
     _Alignas(8) uint8_t buf[8192], rbuf[8192];
     ref_ctx rc = { NULL };
-    rp_wire_refs refs = { ref_place, ref_resolve, &rc };
+    rp_wire_refs refs = { ref_place, ref_resolve, &rc, 0 };
     memset(reg, 0, sizeof reg);
     CHECK(pathset_max_wire_bytes(k, iv_cap) <= sizeof buf);
     for (int r = 0; r < NR; r++) {
@@ -896,12 +896,15 @@ static void property_run(uint32_t k, uint32_t iv_cap, rp_select_mode sel,
             /* and by reference, names kept by the receiver: the same set,
              * weights to the bit (REF entries are never longer) */
             uint32_t placed = ref_next;
+            refs.always = rnd(3) == 0;   /* every summary with intervals, or the shorter */
             size_t rlen = pathset_encode_refs(&set[s], rbuf, sizeof rbuf, &refs);
-            CHECK(rlen > 0 && rlen <= len);
+            CHECK(rlen > 0 && (rlen <= len || refs.always));
+            CHECK(rlen <= pathset_max_wire_bytes(k, iv_cap));
             if (placed != ref_next)   /* REF paths: refused without a resolver */
                 CHECK_EQ(pathset_decode(&wire_in, rbuf, rlen), -1);
             else
                 CHECK(rlen == len && memcmp(rbuf, buf, len) == 0);
+            refs.always = 0;
             rc.mine = &set[r];
             CHECK_EQ(pathset_join_wire_refs(&set[r], rbuf, rlen, sel, &refs), 0);
             CHECK(sets_equal(&set[r], &plain));

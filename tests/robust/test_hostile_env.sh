@@ -88,7 +88,7 @@ done
 for val in "" -1 "$BIG" soon 10000001 0.5; do
     bad RP_PERIOD "$val"
 done
-for v in RP_SELECT RP_CLOCK RP_MODE RP_TSC RP_MULTIPLE; do
+for v in RP_SELECT RP_CLOCK RP_MODE RP_TSC RP_MULTIPLE RP_MAILBOX_REFS; do
     for val in "" -1 "$BIG" bogus " repr" "wall " PROF; do
         bad "$v" "$val"
     done

@@ -122,7 +122,8 @@ int pathset_find_sid(const rp_pathset *ps, uint64_t sid)
 
 /* Copy header and intervals into dst's own storage (dst->iv kept).  n_iv
  * is clamped to the destination's capacity; callers guarantee it fits. */
-static void path_copy_into(rp_path *dst, const rp_path *src, uint32_t iv_cap)
+static inline __attribute__((always_inline)) void path_copy_into(rp_path *dst, const rp_path *src,
+                                                                  uint32_t iv_cap)
 {
     rp_interval *iv = dst->iv;
     uint16_t n_iv = src->n_iv <= iv_cap ? src->n_iv : (uint16_t)iv_cap;

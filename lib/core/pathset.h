@@ -28,14 +28,6 @@ typedef struct rp_interval {
 
 typedef struct rp_path {
     int64_t      cost_ns;    /* sum of task costs along the path */
-    /* The summary's name (wire.h, "by reference"): nonzero, it names this
-     * path's n_iv, iv, flags, n_evicted, sampled_us and dropped_us exactly,
-     * job-wide, so a rank holding a path of that name holds its summary
-     * and a set between ranks of a node can carry the name instead
-     * (lib/exchange/mailbox.c).  0: unnamed.  Whatever changes one of those
-     * fields clears it (pathset_extend, pathset_add_sample, path mode's
-     * overflow); copies keep it. */
-    uint64_t     sid;
     uint16_t     n_iv;       /* used intervals */
     uint16_t     flags;      /* RP_PATH_* */
     uint32_t     n_evicted;  /* prof mode: intervals opened but not kept (reservoir) */
@@ -59,6 +51,14 @@ typedef struct rp_path {
      * of a collective hold identical sets. */
     float        w;
     rp_interval *iv;         /* storage owned by the set, capacity = set->iv_cap */
+    /* The summary's name (wire.h, "by reference"): nonzero, it names this
+     * path's n_iv, iv, flags, n_evicted, sampled_us and dropped_us exactly,
+     * job-wide, so a rank holding a path of that name holds its summary
+     * and a set between ranks of a node can carry the name instead
+     * (lib/exchange/mailbox.c).  0: unnamed.  Whatever changes one of those
+     * fields clears it (pathset_extend, pathset_add_sample, path mode's
+     * overflow); copies keep it. */
+    uint64_t     sid;
 } rp_path;
 
 typedef struct rp_pathset {

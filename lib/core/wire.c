@@ -209,7 +209,7 @@ size_t pathset_encode_refs(const rp_pathset *ps, void *buf, size_t cap, const rp
     for (uint32_t i = 0; i < ps->n; i++) {
         const rp_path *p = &ps->p[i];
         uint64_t c = cost_field(ps, i);
-        if (refd >> i & 1) {   /* the name and where it is kept */
+        if (refd && (refd >> i & 1)) {   /* the name and where it is kept */
             *w++ = (uint8_t)(M_REF | (WIDE(c) ? M_WIDE : 0));
             w = put_cost(w, c, WIDE(c));
             w = put(w, &p->sid, 8);

@@ -323,10 +323,15 @@ static int join_mailbox(rp_comm *c, int peer, int src, int tag, uint32_t bytes)
     if (!e)
         return 0;
     memcpy(recv_scratch, e, len);
+    if (!mbox_arena_on()) {
+        mbox_consume(peer, e);
+        join_msg(recv_scratch, (int)len, c, src, bytes, NULL);
+        return 1;
+    }
     /* consumed after the join: the records it names stay until then */
     resolve_ctx rc = { &g_st->ps, peer };
     rp_wire_refs refs = { NULL, resolve_cb, &rc, 0 };
-    join_msg(recv_scratch, (int)len, c, src, bytes, mbox_arena_on() ? &refs : NULL);
+    join_msg(recv_scratch, (int)len, c, src, bytes, &refs);
     mbox_consume(peer, e);
     return 1;
 }

@@ -456,7 +456,7 @@ static void test_wire(void)
     make_sample(&ps);
     _Alignas(8) uint8_t enc[512];
     size_t len = pathset_encode(&ps, enc, sizeof enc);
-    /* version 6 (version 5 layout) of the sample (wire.c): header 12; p0 at 12 (mask
+    /* version 7 (version 5 layout, no REF entry) of the sample (wire.c): header 12; p0 at 12 (mask
      * WIDE|IV, 8-byte cost, n_iv, w: 15 B); p1 at 27 (WIDE|EVICT: 17 B); p2
      * at 44 (IV|FLAGS, 4-byte difference 0: 13 B); the sketch point at 57
      * (SK_WIDE: 12 B); 3 zero bytes; the 4 intervals at 72 (p0's 3, p2's 1) */

@@ -145,6 +145,16 @@ void pathset_select_from(rp_pathset *dst, const rp_pathset *src, rp_select_mode 
  * Returns 0, or -1 for a malformed buffer (mine unchanged). */
 int pathset_join_wire(rp_pathset *mine, const void *buf, size_t len, rp_select_mode sel);
 
+/* pathset_join_wire, REF paths (summaries by name) resolved through refs
+ * (wire.h, pathset_encode_refs). */
+struct rp_wire_refs;
+struct rp_wire_set;
+int pathset_join_wire_refs(rp_pathset *mine, const void *buf, size_t len, rp_select_mode sel,
+                           const struct rp_wire_refs *refs);
+/* Join a parsed set (wire.h, pathset_wire_parse) into mine: the second
+ * half of pathset_join_wire. */
+void pathset_join_parsed(rp_pathset *mine, const struct rp_wire_set *ws, rp_select_mode sel);
+
 /* The cost a report shows at each of k evenly spaced percentiles
  * (out[0] = 100 %, out[k-1] = 0 %), from the held path pathset_levels
  * names. */

@@ -67,12 +67,6 @@ typedef struct rp_wire_set {
  * may be read in place).  0, or -1 for a malformed buffer. */
 int pathset_wire_parse(const void *buf, size_t len, uint32_t k_cap, uint32_t iv_cap,
                        rp_wire_set *ws);
-/* Join a parsed set (pathset_wire_parse) into mine: pathset_join_wire's
- * second half. */
-void pathset_join_parsed(rp_pathset *mine, const rp_wire_set *ws, rp_select_mode sel);
-/* pathset_join_wire, REF paths resolved through refs (pathset_encode_refs). */
-int pathset_join_wire_refs(rp_pathset *mine, const void *buf, size_t len, rp_select_mode sel,
-                           const rp_wire_refs *refs);
 /* The total_length field of an encoding's header (buf holds >= 8 bytes). */
 uint32_t pathset_wire_len(const void *buf);
 /* The cost of an encoding's most critical path; 0, or -1 if too short. */

@@ -118,6 +118,17 @@ static inline int pathset_has_summary(const rp_path *p)
 {
     return (p->n_iv | p->flags | p->n_evicted | p->sampled_us | p->dropped_us) != 0;
 }
+/* hdr takes p's summary: its fields, and its intervals by pointer (not
+ * copied).  What a resolver of names gives for a path it holds (wire.h). */
+static inline void pathset_summary_of(rp_path *hdr, const rp_path *p)
+{
+    hdr->n_iv = p->n_iv;
+    hdr->flags = p->flags;
+    hdr->n_evicted = p->n_evicted;
+    hdr->sampled_us = p->sampled_us;
+    hdr->dropped_us = p->dropped_us;
+    hdr->iv = p->iv;
+}
 /* Name every unnamed path of ps that has a summary: *next, then *next + 1,
  * ...  (the caller's counter; its high bits make names unique per rank). */
 void pathset_name(rp_pathset *ps, uint64_t *next);

@@ -168,13 +168,7 @@ static int resolve_cb(void *ctx, uint64_t sid, uint32_t ref, rp_path *hdr)
     int i = pathset_find_sid(rc->mine, sid);
     if (i < 0)
         return mbox_record(rc->src, sid, ref, hdr, rc->mine->iv_cap);
-    const rp_path *p = &rc->mine->p[i];
-    hdr->n_iv = p->n_iv;
-    hdr->flags = p->flags;
-    hdr->n_evicted = p->n_evicted;
-    hdr->sampled_us = p->sampled_us;
-    hdr->dropped_us = p->dropped_us;
-    hdr->iv = p->iv;
+    pathset_summary_of(hdr, &rc->mine->p[i]);
     rp_counters[RP_CNT_MBOX_HELD]++;
     return 0;
 }

@@ -315,8 +315,9 @@ int main(void)
     rp_rt.cfg.clock = RP_CLOCK_WALL;
     rp_rt.cfg.mode = RP_MODE_PROF;
     /* the largest buffer: on a loaded machine a late timer splits one
-     * sample into up to 8 items (5 730 overruns in one 1.8 s run), which
-     * filled 16 384 and dropped items the weights below count on */
+     * sample into up to 8 items (thousands of overruns in this 1.8 s
+     * workload), enough to fill 16 384 and drop items the weights below
+     * count on */
     rp_rt.cfg.buffer = RP_ITEMBUF_MAX;
     rp_rt.rng = 42;
     CHECK(itembuf_init(&rp_rt.items, rp_rt.cfg.buffer) == 0);

@@ -279,12 +279,7 @@ static int resolve_42(void *ctx, uint64_t sid, uint32_t ref, rp_path *hdr)
     if (ref != 42 || i < 0)
         return -1;
     const rp_path *p = &src->p[i];
-    hdr->n_iv = p->n_iv;
-    hdr->flags = p->flags;
-    hdr->n_evicted = p->n_evicted;
-    hdr->sampled_us = p->sampled_us;
-    hdr->dropped_us = p->dropped_us;
-    hdr->iv = p->iv;
+    pathset_summary_of(hdr, p);
     return 0;
 }
 
@@ -804,12 +799,7 @@ static int ref_resolve(void *ctx, uint64_t sid, uint32_t ref, rp_path *hdr)
         const rp_path *p = &c->mine->p[i];
         if (sid < REG_MAX)
             CHECK(summ_same(&reg[sid], p));   /* the name still names it */
-        hdr->n_iv = p->n_iv;
-        hdr->flags = p->flags;
-        hdr->n_evicted = p->n_evicted;
-        hdr->sampled_us = p->sampled_us;
-        hdr->dropped_us = p->dropped_us;
-        hdr->iv = p->iv;
+        pathset_summary_of(hdr, p);
         ref_held++;
         return 0;
     }

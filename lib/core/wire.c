@@ -185,10 +185,11 @@ size_t pathset_encode_refs(const rp_pathset *ps, void *buf, size_t cap, const rp
     if (refs && ps->n <= RP_PATHSET_MAX_K)
         for (uint32_t i = 0; i < ps->n; i++) {
             const rp_path *p = &ps->p[i];
-            size_t b, refb = 1 + (WIDE(cost_field(ps, i)) ? 8 : 4) + 16;
             if (!p->sid || !p->n_iv)
                 continue;
-            path_mask(p, cost_field(ps, i), &b);
+            uint64_t c = cost_field(ps, i);
+            size_t b, refb = 1 + (WIDE(c) ? 8 : 4) + 16;
+            path_mask(p, c, &b);
             /* only where it is shorter, padding included: never longer */
             if ((refs->always || b + 8u * p->n_iv >= refb + 3) &&
                 refs->place(refs->ctx, p, &ref[i]) == 0)

@@ -254,7 +254,9 @@ static int join_bytes(rp_pathset *ps, const uint8_t *buf, size_t len, const rp_w
     return 0;
 }
 
-void proto_join_into(rp_pathset *ps, const uint8_t *buf, int len, int replace)
+/* proto_join_into, with the resolver of a mailbox entry's named summaries */
+static void join_into(rp_pathset *ps, const uint8_t *buf, int len, int replace,
+                      const rp_wire_refs *refs)
 {
     int bad;
     if (len <= 0)
@@ -262,13 +264,18 @@ void proto_join_into(rp_pathset *ps, const uint8_t *buf, int len, int replace)
     else if (replace)
         bad = pathset_decode(&in_ps, buf, (size_t)len) != 0;
     else
-        bad = join_bytes(ps, buf, (size_t)len, NULL) != 0;
+        bad = join_bytes(ps, buf, (size_t)len, refs) != 0;
     if (bad) {
         rp_counters[RP_CNT_PS_DECODE_ERRORS]++;
         return;
     }
     if (replace)
         pathset_copy(ps, &in_ps);
+}
+
+void proto_join_into(rp_pathset *ps, const uint8_t *buf, int len, int replace)
+{
+    join_into(ps, buf, len, replace, NULL);
 }
 
 void proto_join_buffer(const uint8_t *buf, int len, int replace)
@@ -283,8 +290,7 @@ static void join_msg(const uint8_t *buf, int len, rp_comm *c, int src, uint32_t 
 {
     rp_counters[RP_CNT_MSGS_RECV]++;
     if (!g_obs) {
-        if (len <= 0 || join_bytes(&g_st->ps, buf, (size_t)len, refs) != 0)
-            rp_counters[RP_CNT_PS_DECODE_ERRORS]++;
+        join_into(&g_st->ps, buf, len, 0, refs);
         return;
     }
     uint32_t pre = p2p_prefix();
@@ -317,15 +323,10 @@ static int join_mailbox(rp_comm *c, int peer, int src, int tag, uint32_t bytes)
     if (!e)
         return 0;
     memcpy(recv_scratch, e, len);
-    if (!mbox_arena_on()) {
-        mbox_consume(peer, e);
-        join_msg(recv_scratch, (int)len, c, src, bytes, NULL);
-        return 1;
-    }
     /* consumed after the join: the records it names stay until then */
     resolve_ctx rc = { &g_st->ps, peer };
     rp_wire_refs refs = { NULL, resolve_cb, &rc, 0 };
-    join_msg(recv_scratch, (int)len, c, src, bytes, &refs);
+    join_msg(recv_scratch, (int)len, c, src, bytes, mbox_arena_on() ? &refs : NULL);
     mbox_consume(peer, e);
     return 1;
 }

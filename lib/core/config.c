@@ -84,6 +84,9 @@ void config_load(rp_config *cfg, int verbose)
         cfg->period_us = 100;
     }
     get_u32("RP_BUFFER", 256, RP_ITEMBUF_MAX, RP_DEFAULT_BUFFER, "", &cfg->buffer, verbose);
+    get_u32("RP_CHAIN", 0, 1u << 28, 1u << 22,
+            ", path mode: intervals of chains a rank keeps a phase, 0 = the paper's overflow rule",
+            &cfg->chain, verbose);
     get_u32("RP_EAGER_LIMIT", 256, 1u << 20, RP_DEFAULT_EAGER, "", &cfg->eager_limit, verbose);
 
     get_u32("RP_THREADS", 0, 1, 1, ", 0 = sample the MPI thread only", &cfg->threads, verbose);

@@ -23,6 +23,25 @@ typedef struct rp_interval {
     uint16_t high;
 } rp_interval;
 
+/* A link (path mode, lib/core/chain.c): an interval whose rank has bit 31
+ * set stands for segment low | high << 16 of the chain kept by rank
+ * rank & ~RP_IV_LINK: the intervals that were before it, moved out when
+ * the summary filled.  Only ever a summary's first interval; never in a
+ * rank file (the phase end expands it).  Real ranks are below 2^31. */
+#define RP_IV_LINK 0x80000000u
+
+static inline int rp_iv_is_link(const rp_interval *iv)
+{
+    return (iv->rank & RP_IV_LINK) != 0;
+}
+/* Is iv well formed as a summary's interval number pos: a link (first
+ * only), or an interval with low <= high?  (Every reader of summaries
+ * from another rank checks this.) */
+static inline int rp_iv_ok(const rp_interval *iv, uint32_t pos)
+{
+    return rp_iv_is_link(iv) ? pos == 0 : iv->low <= iv->high;
+}
+
 /* Path flags. */
 #define RP_PATH_OVERFLOW 0x1u  /* path mode: summary full, the tail is not in it */
 

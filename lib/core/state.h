@@ -24,6 +24,7 @@ typedef struct rp_config {
     uint32_t k;             /* RP_K, paths kept (after clamping to the eager limit) */
     uint32_t k_asked;       /* RP_K as given */
     uint32_t summary;       /* RP_SUMMARY, intervals per path-summary */
+    uint32_t chain;         /* RP_CHAIN, path mode: chain intervals a rank keeps a phase */
     /* RP_PHASE_K: paths a member keeps inside a phase-end exchange before
      * the final choice of k (lib/exchange/collpaths.c); k = none wider */
     uint32_t phase_k;

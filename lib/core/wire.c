@@ -1,9 +1,11 @@
 /* wire.c - the one codec of the path-set wire format (doc/formats.md).
  *
- * Wire format of an encoded path-set (version RP_PATHSET_WIRE_VERSION = 7).
+ * Wire format of an encoded path-set (version RP_PATHSET_WIRE_VERSION = 8).
  * All integers little-endian (host order: every rank of a job shares one
  * architecture); fields are packed with no padding except before the
  * intervals, and read with memcpy, so the buffer needs no alignment.
+ * Version 8 adds the link interval (a path's first; path mode's chains),
+ * else version 7's bytes.
  * Version 7 adds the REF path entry (mask 0x40: a summary named, not
  * carried; only between ranks of a node, wire.h), else version 6's bytes.
  * Version 6 has version 5's layout; its sketch points are the mean cost and
@@ -18,7 +20,7 @@
  * headers out of it (pathset_wire_parse).
  *
  *   header, 12 bytes:
- *     off 0  u8   version          = 7
+ *     off 0  u8   version          = 8
  *     off 1  u8   n_paths          1 .. k
  *     off 2  u8   n_sketch         sketch points, 0 .. k - 1
  *     off 3  u8   set flags        0x01 SK_WIDE: sketch deltas are 8 bytes
@@ -49,8 +51,11 @@
  *     f32  w        as a path's
  *   then, if any path has intervals, 0-3 zero bytes up to a multiple of 4
  *   from the start of the encoding, and every path's intervals in path
- *   order, 8 bytes each: u32 rank, u16 low, u16 high (low <= high).  (At
- *   the end, 4-aligned: the join reads them in place from an aligned buffer.)
+ *   order, 8 bytes each: u32 rank, u16 low, u16 high (low <= high), or,
+ *   only as a path's first interval, a link (path mode): rank with bit 31
+ *   set, low | high << 16 a segment number (pathset.h RP_IV_LINK, chain.c).
+ *   (At the end, 4-aligned: the join reads them in place from an aligned
+ *   buffer.)
  *
  * The encoding is canonical: a present field is nonzero and a wide cost or
  * delta is >= 2^32, so decode + encode gives back the same bytes.
@@ -65,7 +70,7 @@
  * bits, a non-canonical field, n_paths of 0 or above its k, n_iv above its
  * iv_cap, unknown path flags, a cost above INT64_MAX, a difference that
  * would make a cost negative, a weight that is negative or not finite,
- * |wexp| > 2^30, low > high, more than k - 1 sketch points or one outside
+ * |wexp| > 2^30, low > high (not a link), a link not first, more than k - 1 sketch points or one outside
  * the paths' cost range, nonzero padding, or any read past the end /
  * unread trailing bytes; and a REF entry when it has no resolver, with
  * any bit beside WIDE, a zero sid, or one its resolver refuses.
@@ -412,10 +417,9 @@ int pathset_wire_parse(const void *buf, size_t len, uint32_t k_cap, uint32_t iv_
             continue;   /* the resolver's */
         p->iv = (rp_interval *)(uintptr_t)r;   /* the caller copies or reads in place */
         for (uint32_t q = 0; q < p->n_iv; q++, r += 8) {
-            uint16_t lo, hi;
-            memcpy(&lo, r + 4, 2);
-            memcpy(&hi, r + 6, 2);
-            if (lo > hi)
+            rp_interval iv;
+            memcpy(&iv, r, sizeof iv);
+            if (!rp_iv_ok(&iv, q))
                 return -1;
         }
     }

@@ -32,6 +32,7 @@
  * paths for 93-99.8 % of random pairs (k = 9 .. 3, sets with sketches),
  * and the plain join costs ~0.5 us less.  tools/common/replay.c
  * skips it too. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <mpi.h>
@@ -203,3 +204,55 @@ int coll_all_equal(rp_comm *c, uint64_t v)
     return all[0] == -all[1];
 }
 
+
+int coll_allgather_bytes(rp_comm *c, const uint8_t *mine, size_t len, uint8_t **all,
+                         size_t *all_len)
+{
+    *all = NULL;
+    *all_len = 0;
+    if (!c || c->size <= 0)
+        return -1;
+    uint32_t n = (uint32_t)c->size;
+    long long my = (long long)len;
+    long long *lens = malloc(n * sizeof *lens);
+    int *cnt = malloc(n * sizeof *cnt), *disp = malloc(n * sizeof *disp);
+    /* Whether every member has room for the lengths, every length, then
+     * whether every member has room for the whole: all members take the
+     * same road (no one left waiting in a call the others skipped). */
+    int ok = lens && cnt && disp, all_ok = 0;
+    if (PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, c->coll) != MPI_SUCCESS || !all_ok ||
+        PMPI_Allgather(&my, 1, MPI_LONG_LONG, lens, 1, MPI_LONG_LONG, c->coll) != MPI_SUCCESS) {
+        free(lens);
+        free(cnt);
+        free(disp);
+        return -1;
+    }
+    unsigned long long total = 0;
+    for (uint32_t r = 0; ok && r < n; r++) {
+        if (lens[r] < 0 || lens[r] > INT_MAX || total + (unsigned long long)lens[r] > INT_MAX) {
+            ok = 0;
+            break;
+        }
+        cnt[r] = (int)lens[r];
+        disp[r] = (int)total;
+        total += (unsigned long long)lens[r];
+    }
+    uint8_t *buf = ok ? malloc(total ? total : 1) : NULL;
+    int mine_ok = buf != NULL;
+    all_ok = 0;
+    if (PMPI_Allreduce(&mine_ok, &all_ok, 1, MPI_INT, MPI_MIN, c->coll) != MPI_SUCCESS)
+        all_ok = 0;
+    if (all_ok && PMPI_Allgatherv(mine, (int)len, MPI_BYTE, buf, cnt, disp, MPI_BYTE,
+                                  c->coll) != MPI_SUCCESS)
+        all_ok = 0;
+    free(lens);
+    free(cnt);
+    free(disp);
+    if (!all_ok) {
+        free(buf);
+        return -1;
+    }
+    *all = buf;
+    *all_len = (size_t)total;
+    return 0;
+}

@@ -34,4 +34,12 @@ void coll_allreduce_paths(rp_comm *c, int phase_end);
  * fatal unless the user changed the handler: nothing to decide then). */
 int coll_all_equal(rp_comm *c, uint64_t v);
 
+/* Every member's len bytes at mine, concatenated in rank order, into a
+ * malloc'ed *all of *all_len bytes (collective over c->coll; the phase-end
+ * walk of path mode's chains, lib/modes/pathmode.c).  0, or -1 on every
+ * member alike (a member out of memory, or more than INT_MAX bytes): then
+ * *all is NULL. */
+int coll_allgather_bytes(rp_comm *c, const uint8_t *mine, size_t len, uint8_t **all,
+                         size_t *all_len);
+
 #endif

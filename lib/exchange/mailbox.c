@@ -401,7 +401,7 @@ int mbox_record(int src, uint64_t sid, uint32_t ref, rp_path *hdr, uint32_t iv_c
     /* read in place: the record stays until the entry naming it is consumed */
     const rp_interval *iv = (const rp_interval *)(const void *)(d + sizeof h);
     for (uint32_t i = 0; i < h.n_iv; i++)
-        if (iv[i].low > iv[i].high)
+        if (!rp_iv_ok(&iv[i], i))
             return -1;
     hdr->n_iv = h.n_iv;
     hdr->flags = h.flags;

@@ -4,10 +4,11 @@
  * Per-task details that do not fit an rp_item live in a parallel array. */
 #include <stdlib.h>
 #include <string.h>
-#include "core/commit.h"
+#include "core/chain.h"
 #include "core/counters.h"
 #include "core/select.h"
 #include "core/summary.h"
+#include "exchange/collpaths.h"
 #include "format/rpfile.h"
 #include "modes/modes.h"
 #include "sampler/sample.h"
@@ -37,6 +38,8 @@ static uint32_t   n_sums, cap_sums;
 static rp_edge   *edges;
 static uint64_t   n_edges, cap_edges;
 static uint64_t   eager_tasks, alloc_failures, paths_overflowed;
+static rp_chain   chain;              /* path mode: segments of full summaries */
+static uint64_t   chain_rounds, chains_broken, chain_peak, chain_segments;
 static rp_state  *g_st;               /* pathmode_init */
 static int        g_trace;            /* 1: trace mode, 0: path mode */
 
@@ -85,6 +88,8 @@ static int pathmode_init(rp_state *st, int init_fn, int trace)
     g_trace = trace;
     meta = calloc(st->items.cap, sizeof *meta);
     last_fn = (uint16_t)init_fn;
+    if (chain_init(&chain, st->rank, trace ? 0 : st->cfg.chain) != 0)
+        chain.max_iv = 0;
     return meta ? 0 : -1;
 }
 
@@ -135,19 +140,19 @@ static int64_t covered_get(const rp_path *p)
     return (int64_t)((uint64_t)p->dropped_us << 32 | p->sampled_us);
 }
 
-/* Extend every path with task idx; a path whose summary fills up now
- * records its cost before this task: exactly the tasks its intervals hold
- * (pathset_add_cost ran before task_end), which the tools check. */
+/* Extend every path with task idx.  A summary that is full goes on as a
+ * chain (chain.c): its intervals move to a segment of this rank, a link
+ * to it takes their place.  Where that cannot be (RP_CHAIN reached, or
+ * MPI_THREAD_MULTIPLE: no phase-end walk), the path records its cost
+ * before this task: exactly the tasks its intervals hold (pathset_add_cost
+ * ran before task_end), which the tools check. */
 static void extend_paths(rp_pathset *ps, uint32_t rank, uint16_t idx, int64_t cost_ns,
                          uint64_t *rng)
 {
-    for (uint32_t j = 0; j < ps->n; j++) {
-        rp_path *p = &ps->p[j];
-        int was = p->flags & RP_PATH_OVERFLOW;
-        summary_push(p, ps->iv_cap, rank, idx, RP_SUMMARY_PATH, rng);
-        if (!was && (p->flags & RP_PATH_OVERFLOW))
-            covered_set(p, p->cost_ns - cost_ns);
-    }
+    uint64_t lost = chain_extend(g_st->local_paths ? NULL : &chain, ps, rank, idx, rng);
+    for (uint32_t j = 0; lost >> j; j++)
+        if (lost >> j & 1)
+            covered_set(&ps->p[j], ps->p[j].cost_ns - cost_ns);
 }
 
 /* A task no summary can hold (index space full): mark every path not yet
@@ -255,51 +260,97 @@ static void pathmode_nbc_done(rp_comm *c, int kind, int root, uint64_t no)
     coll_record(c, kind, root, 0, no, RP_PART_JOIN);
 }
 
-static void mark_item(void *ctx, uint32_t path, const rp_item *item, uint32_t idx)
+/* Expand every selected path's chain (chain.c): rounds of one allgather
+ * over the world until no link is left.  Every rank holds the same paths
+ * at a phase end, so all run the same rounds; none when no path has a
+ * link (short phases, MPI_THREAD_MULTIPLE). */
+static void walk_chains(const rp_pathset *ps, rp_chain_walk *w)
 {
-    (void)ctx;
-    (void)item;
-    if (path < 64)
-        meta[idx].mask |= 1ull << path;
+    chain_walk_begin(w, ps);   /* out of memory: w->nomem, the rounds still run */
+    while (chain_walk_pending(w)) {
+        uint8_t *mine = NULL, *all = NULL;
+        size_t len = 0, all_len = 0;
+        if (chain_walk_emit(&chain, w, &mine, &len) != 0)
+            w->nomem = 1;   /* my links go unanswered: their paths break */
+        if (coll_allgather_bytes(comm_world(), mine, len, &all, &all_len) == 0)
+            chain_walk_absorb(w, all, all_len);
+        else
+            chain_walk_absorb(w, NULL, 0);   /* every pending path breaks */
+        free(mine);
+        free(all);
+        chain_rounds++;
+    }
+}
+
+/* Mark my tasks on path j (intervals iv[0..n) of the whole path). */
+static void mark_path(uint32_t j, const rp_interval *iv, uint64_t n, int overflowed)
+{
+    uint32_t me = g_st->rank, items = g_st->items.n;
+    int64_t last = -1;
+    for (uint64_t v = 0; v < n; v++) {
+        if (iv[v].rank != me)
+            continue;
+        for (uint32_t i = iv[v].low; i <= iv[v].high && i < items; i++)
+            meta[i].mask |= 1ull << j;
+        if (iv[v].high > last)
+            last = iv[v].high;
+    }
+    /* An overflowed summary lost track of the path's tail: keep all of my
+     * tasks after my last interval on it (partial pruning). */
+    if (overflowed)
+        for (uint32_t i = (uint32_t)(last + 1); i < items; i++)
+            meta[i].mask |= 1ull << j;
+}
+
+static void commit_marked(uint64_t phase)
+{
+    for (uint32_t i = 0; i < g_st->items.n; i++) {
+        if (!meta[i].mask)
+            continue;
+        rp_task *t = task_append();
+        if (!t)
+            break;
+        t->phase = phase;
+        t->event = meta[i].event;
+        t->idx = i;
+        t->start_fn = meta[i].start_fn;
+        t->end_fn = meta[i].end_fn;
+        t->cost_ns = g_st->items.items[i].value_ns;
+        t->callsite = g_st->items.items[i].node;
+        t->msg_src = meta[i].msg_src;
+        t->msg_bytes = meta[i].msg_bytes;
+        t->path_mask = meta[i].mask;
+    }
 }
 
 static void pathmode_phase_end(uint64_t phase, const uint8_t *near)
 {
     (void)near;
     const rp_pathset *ps = &g_st->ps;
+    /* path j's whole interval list (path mode: chains expanded) */
+    const rp_interval *list[RP_PATHSET_MAX_K] = {0};
+    uint64_t n_list[RP_PATHSET_MAX_K] = {0}, broken = 0;
+    rp_chain_walk w;
+    memset(&w, 0, sizeof w);
     if (!g_trace) {
         uint64_t eager_end = n_tasks;   /* eager commits of this phase end here */
-        commit_phase(ps, g_st->rank, &g_st->items, mark_item, NULL);
-        /* An overflowed summary lost track of the path's tail: keep all of
-         * my tasks after my last interval on it (partial pruning). */
-        for (uint32_t j = 0; j < ps->n && j < 64; j++) {
-            if (!(ps->p[j].flags & RP_PATH_OVERFLOW))
-                continue;
-            int64_t last = -1;
-            for (uint32_t v = 0; v < ps->p[j].n_iv; v++)
-                if (ps->p[j].iv[v].rank == g_st->rank && ps->p[j].iv[v].high > last)
-                    last = ps->p[j].iv[v].high;
-            for (uint32_t i = (uint32_t)(last + 1); i < g_st->items.n; i++)
-                meta[i].mask |= 1ull << j;
+        walk_chains(ps, &w);
+        broken = w.broken;
+        if (w.nomem) {   /* some list is incomplete here: say so, rebuild none */
+            alloc_failures++;
+            broken = ~0ull;
         }
-        for (uint32_t i = 0; i < g_st->items.n; i++) {
-            if (!meta[i].mask)
-                continue;
-            rp_task *t = task_append();
-            if (!t)
-                break;
-            t->phase = phase;
-            t->event = meta[i].event;
-            t->idx = i;
-            t->start_fn = meta[i].start_fn;
-            t->end_fn = meta[i].end_fn;
-            t->cost_ns = g_st->items.items[i].value_ns;
-            t->callsite = g_st->items.items[i].node;
-            t->msg_src = meta[i].msg_src;
-            t->msg_bytes = meta[i].msg_bytes;
-            t->path_mask = meta[i].mask;
+        if (chain.n_iv > chain_peak)
+            chain_peak = chain.n_iv;
+        chain_segments += chain.n_seg;
+        for (uint32_t j = 0; j < w.n; j++) {
+            list[j] = chain_walk_path(&w, j, &n_list[j]);
+            if (!(broken >> j & 1))
+                mark_path(j, list[j], n_list[j], ps->p[j].flags & RP_PATH_OVERFLOW);
         }
+        commit_marked(phase);
         order_phase_tasks(phase_first_task, eager_end);
+        chain_reset(&chain);
     }
     /* Both modes: the selected paths of the phase (intervals in path mode). */
     for (uint32_t j = 0; j < ps->n; j++) {
@@ -316,6 +367,15 @@ static void pathmode_phase_end(uint64_t phase, const uint8_t *near)
         s->n_evicted = ps->p[j].n_evicted;
         s->lw = (float)(select_log2(ps->p[j].w) + ps->wexp);   /* weight 0: -1000 + wexp */
         s->covered_ns = !g_trace && (s->flags & RP_PATH_OVERFLOW) ? covered_get(&ps->p[j]) : -1;
+        uint64_t n_iv = j < w.n ? n_list[j] : 0;
+        if (!g_trace && j < 64 && (broken >> j & 1)) {
+            /* its beginning is lost: nothing of it is rebuilt, visibly */
+            s->flags |= RP_PATH_OVERFLOW;
+            s->covered_ns = 0;
+            n_iv = 0;
+            if (g_st->rank == 0)
+                chains_broken++;
+        }
         /* every rank holds the same paths: rank 0 counts them (visible
          * loss: every report view warns) */
         if (!g_trace && g_st->rank == 0 && (s->flags & RP_PATH_OVERFLOW))
@@ -323,21 +383,22 @@ static void pathmode_phase_end(uint64_t phase, const uint8_t *near)
         /* Every rank holds the same intervals; two copies (first and last
          * rank) are enough for the tools and survive one lost rank file. */
         int keep_iv = g_st->rank == 0 || g_st->rank + 1 == g_st->nranks;
-        if (!g_trace && keep_iv && ps->p[j].n_iv) {
-            s->iv = malloc(ps->p[j].n_iv * sizeof *s->iv);
+        if (!g_trace && keep_iv && n_iv && n_iv <= UINT32_MAX) {
+            s->iv = malloc(n_iv * sizeof *s->iv);
             if (!s->iv) {
                 alloc_failures++;
                 continue;
             }
-            s->n_iv = ps->p[j].n_iv;
+            s->n_iv = (uint32_t)n_iv;
             for (uint32_t v = 0; v < s->n_iv; v++) {
-                s->iv[v].rank = ps->p[j].iv[v].rank;
-                s->iv[v].low = ps->p[j].iv[v].low;
-                s->iv[v].high = ps->p[j].iv[v].high;
+                s->iv[v].rank = list[j][v].rank;
+                s->iv[v].low = list[j][v].low;
+                s->iv[v].high = list[j][v].high;
             }
         }
         n_sums++;
     }
+    chain_walk_free(&w);
     cur_phase = phase + 1;
     phase_first_task = n_tasks;
 }
@@ -354,6 +415,11 @@ static void pathmode_export(struct rp_rankdata *d)
     rp_counters[RP_CNT_TASKS_EAGER] = eager_tasks;
     rp_counters[RP_CNT_ALLOC_FAILURES] = alloc_failures;
     rp_counters[RP_CNT_PATHS_OVERFLOWED] = paths_overflowed;
+    rp_counters[RP_CNT_CHAIN_SEGMENTS] = chain_segments;
+    rp_counters[RP_CNT_CHAIN_PEAK] = chain_peak;
+    rp_counters[RP_CNT_CHAIN_ROUNDS] = g_st->rank == 0 ? chain_rounds : 0;
+    rp_counters[RP_CNT_CHAIN_FULL] = chain.refused;
+    rp_counters[RP_CNT_CHAIN_BROKEN] = chains_broken;
 }
 
 static const rp_msg_observer path_msgs = { 0, pathmode_event, pathmode_msg_joined };

@@ -75,6 +75,8 @@ bad RP_CCT_NODES 0
 bad RP_CCT_NODES 1            # issue 15: below the minimum of 2
 bad RP_CCT_NODES 300000000    # issue 15: above 2^28
 bad RP_CHECKPOINT 31536001
+bad RP_CHAIN 268435457
+bad RP_CHAIN -1
 for val in "" -1 2 abc " 1" 1x; do
     bad RP_THREADS "$val"
 done

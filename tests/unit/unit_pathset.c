@@ -40,7 +40,7 @@ static int set_ok(const rp_pathset *ps)
         if (i > 0)
             ok &= ps->p[i - 1].cost_ns >= p->cost_ns;
         for (uint32_t j = 0; j < p->n_iv; j++)
-            ok &= p->iv[j].low <= p->iv[j].high;
+            ok &= rp_iv_ok(&p->iv[j], j);
     }
     /* every slot owns a distinct iv_cap region of the set's store */
     for (uint32_t i = 0; i < ps->k_cap; i++) {
@@ -451,7 +451,7 @@ static void test_wire(void)
     make_sample(&ps);
     _Alignas(8) uint8_t enc[512];
     size_t len = pathset_encode(&ps, enc, sizeof enc);
-    /* version 7 (version 5 layout, no REF entry) of the sample (wire.c): header 12; p0 at 12 (mask
+    /* version 8 (version 5 layout, no REF entry, no link) of the sample (wire.c): header 12; p0 at 12 (mask
      * WIDE|IV, 8-byte cost, n_iv, w: 15 B); p1 at 27 (WIDE|EVICT: 17 B); p2
      * at 44 (IV|FLAGS, 4-byte difference 0: 13 B); the sketch point at 57
      * (SK_WIDE: 12 B); 3 zero bytes; the 4 intervals at 72 (p0's 3, p2's 1) */
@@ -543,7 +543,8 @@ static void test_wire(void)
     REJECT(0, uint8_t, 3);                       /* (3: before the sketch) */
     REJECT(0, uint8_t, 5);                       /* (5: the same layout, odd-quantile sketch) */
     REJECT(0, uint8_t, 6);                       /* (6: before REF entries) */
-    REJECT(0, uint8_t, 8);
+    REJECT(0, uint8_t, 7);                       /* (7: before links) */
+    REJECT(0, uint8_t, 9);
     REJECT(0, uint8_t, 0);
     REJECT(3, uint8_t, 3);                       /* unknown set flag */
     REJECT(3, uint8_t, 0);                       /* SK_WIDE cleared: misparse */

@@ -438,7 +438,7 @@ static int check_path(FILE *f, const rp_run *run, int64_t tol, int json)
             snprintf(why, sizeof why, " or, where %llu task(s) were committed eagerly, "
                      "a phase's task index space (RP_BUFFER tasks)", (unsigned long long)eager);
         fprintf(f, "check PARTIAL: %llu phase(s); %llu path(s) checked in full; %llu path(s) "
-                "overflowed their summary (RP_SUMMARY=%u%s): the prefix each summary holds "
+                "overflowed their summary (RP_SUMMARY=%u without a chain: RP_CHAIN reached or 0%s): the prefix each summary holds "
                 "agrees with the online cost at the overflow%s, the tails after it, %.3f ms "
                 "of those paths' %.3f ms, could not be rebuilt or checked\n",
                 (unsigned long long)run->nphases, (unsigned long long)nfull,

@@ -172,11 +172,10 @@ int report_critpath_digits(FILE *f, const rp_run *run, uint32_t digits)
                 "%llu gap(s))\n", run->prog, (unsigned long long)missing,
                 (unsigned long long)gaps);
     if (cut)
-        fprintf(stderr, "%s: warning: the critical path is incomplete: in %llu phase(s) its "
-                "summary filled up; the last %.3f s of it (after the overflow) are not in "
-                "this file (%s)\n", run->prog, (unsigned long long)cut, (double)tail_ns / 1e9,
-                report_summary_advice() ? report_summary_advice()
-                                        : "raise RP_SUMMARY, or RP_MODE=trace");
+        fprintf(stderr, "%s: warning: the critical path is incomplete: in %llu phase(s) it "
+                "lost track (summary full without a chain, or a task without an index); the "
+                "last %.3f s of it are not in this file (raise RP_CHAIN or RP_BUFFER, or "
+                "RP_MODE=trace)\n", run->prog, (unsigned long long)cut, (double)tail_ns / 1e9);
     free_paths(v, n);
     graph_free(&g);
     return ferror(f) ? -1 : 0;
@@ -303,8 +302,8 @@ int report_paths_text(FILE *f, const rp_run *run, uint32_t max_steps, uint32_t m
                         st->task ? (double)st->task->cost_ns / 1e9 : 0.0, a, b, cs, via);
             }
             if (p.flags & RP_PATH_OVERFLOW)
-                fprintf(f, "    ... tail not rebuilt: %.6f s after the summary filled up "
-                        "(RP_SUMMARY; rp-report --check says PARTIAL)\n",
+                fprintf(f, "    ... tail not rebuilt: %.6f s after the path lost track "
+                        "(RP_CHAIN, RP_BUFFER; rp-report --check says PARTIAL)\n",
                         (double)p.tail_ns / 1e9);
             fullpath_free(&p);
         }

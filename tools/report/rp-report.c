@@ -359,8 +359,6 @@ int main(int argc, char **argv)
         rp_run run;
         if (run_load(arg, "rp-report", &run) != 0)
             return 1;
-        if (run.first)
-            report_warnings_summary_cap(run.first->summary_cap);
         /* the loss counters of the rank files: on stderr (critpath and
          * --check have fixed line formats), and as DOT comments in dot */
         rp_counter *ctr = NULL;
@@ -386,7 +384,6 @@ int main(int argc, char **argv)
     rp_profile p;
     if (load(arg, min_share, &p) != 0)
         return 1;
-    report_warnings_summary_cap(p.summary_cap);   /* advice that fits (warnings.h) */
     /* path and trace modes: path costs from the path summaries, and (text)
      * the task sequences */
     rp_run run;

@@ -20,23 +20,6 @@ static int sounds_like_loss(const char *name)
     return 0;
 }
 
-/* The run's RP_SUMMARY (0: not known): advice to raise it only when it
- * can be raised (at RP_MAX_SUMMARY the table's remedy is replaced). */
-static uint32_t g_summary_cap;
-
-void report_warnings_summary_cap(uint32_t cap) { g_summary_cap = cap; }
-
-const char *report_summary_advice(void)
-{
-    static char buf[256];
-    if (g_summary_cap >= RP_MAX_SUMMARY)
-        snprintf(buf, sizeof buf, "RP_SUMMARY is at its largest (%u): lower RP_K, or use "
-                 "RP_MODE=trace, which keeps every task", RP_MAX_SUMMARY);
-    else   /* below it: the table's remedy (raise it, within the eager limit) */
-        return NULL;
-    return buf;
-}
-
 uint32_t report_warnings(const rp_counter *c, uint32_t n, rp_warning *out, uint32_t max)
 {
     uint32_t w = 0;
@@ -53,8 +36,6 @@ uint32_t report_warnings(const rp_counter *c, uint32_t n, rp_warning *out, uint3
                 continue;
             x.meaning = row->meaning;
             x.remedy = row->remedy;
-            if (!strcmp(name, "paths_summary_full") && report_summary_advice())
-                x.remedy = report_summary_advice();
         } else {
             if (!sounds_like_loss(name))
                 continue;

@@ -23,14 +23,6 @@ typedef struct rp_warning {
  * exceed max: then only max were written). */
 uint32_t report_warnings(const rp_counter *c, uint32_t n, rp_warning *out, uint32_t max);
 
-/* The run's RP_SUMMARY, for advice that fits it (0: unknown, the table's
- * remedy is used).  Set once by rp-report before any view. */
-void report_warnings_summary_cap(uint32_t cap);
-/* What helps when path summaries overflow when RP_SUMMARY is at its largest
- * (RP_MAX_SUMMARY): never "raise RP_SUMMARY" then.  NULL below it or when
- * unknown: the table's remedy applies. */
-const char *report_summary_advice(void);
-
 /* Every warning as one line "PREFIXwarning: NAME = V (summed over ranks): MEANING; REMEDY\n".
  * Returns the number written. */
 uint32_t report_warnings_print(FILE *f, const char *prefix, const rp_counter *c, uint32_t n);

@@ -1,0 +1,77 @@
+#!/bin/sh
+# test_pop.sh - the POP factors end to end: rp-report on mkrankfiles --pop
+# files (4 ranks computing 1, 1, 1, 2 s, runtime 3 s, critical path 2.5 s)
+# must print LB 0.625, CommE 0.667, SerE 0.800, TE 0.833, PE 0.417 as the
+# text report's first table and in --format json ("pop"), in prof mode
+# (critical path from the phase statistics) and trace mode (from the path
+# summaries); a merged profile alone (no per-rank rows) says it cannot
+# compute them and JSON has "pop": null.  Exit 0 pass, 1 fail.
+top_src=${RP_TOP_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+top_build=${RP_TOP_BUILDDIR:-$top_src}
+bindir=${RP_BINDIR:-$top_build/tools}
+mkrank=${MKRANKFILES:-$top_build/tests/mkrankfiles}
+for f in "$bindir/rp-report" "$bindir/rp-merge" "$mkrank"; do
+    [ -x "$f" ] || { echo "test_pop.sh: $f not built" >&2; exit 1; }
+done
+work=$(mktemp -d "${TMPDIR:-/tmp}/rp-pop-test.XXXXXX") || exit 1
+trap 'rm -rf "$work"' EXIT INT TERM
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+for m in prof trace; do
+    t=0
+    [ $m = trace ] && t=1
+    "$mkrank" "$work/$m" 4 --pop 1 --trace $t >"$work/$m.want" || exit 1
+    "$bindir/rp-report" "$work/$m" >"$work/$m.txt" 2>"$work/err" ||
+        fail "$m: rp-report exit $?: $(cat "$work/err")"
+    "$bindir/rp-report" -f json "$work/$m" >"$work/$m.json" 2>"$work/err" ||
+        fail "$m: rp-report -f json exit $?: $(cat "$work/err")"
+    python3 - "$work" "$m" <<'PY' || fails=$((fails + 1))
+import json, re, sys
+w, m = sys.argv[1], sys.argv[2]
+bad = 0
+def check(ok, what):
+    global bad
+    print(("ok: " if ok else "FAIL: ") + m + ": " + what)
+    bad += not ok
+want = json.load(open(f"{w}/{m}.want"))["pop"]
+got = json.load(open(f"{w}/{m}.json"))["pop"]
+# the numbers by hand (the issue's example), and mkrankfiles' own sums
+hand = {"load_balance": 0.625, "communication_efficiency": 2 / 3,
+        "serialisation_efficiency": 0.8, "transfer_efficiency": 2.5 / 3,
+        "parallel_efficiency": 0.625 * 2 / 3}
+for k, v in hand.items():
+    check(got is not None and abs(got[k] - v) < 1e-6, f"json {k} = {got and got[k]} (want {v})")
+    check(abs(want[k] - v) < 1e-6, f"mkrankfiles' expectation {k} = {want[k]}")
+check(got["busiest_rank"] == 3, f"busiest rank {got['busiest_rank']}")
+check(got["computation"] == "exact", "computation exact")
+check(abs(got["runtime_seconds"] - 3) < 1e-9 and abs(got["critical_path_seconds"] - 2.5) < 1e-9
+      and abs(got["mean_computation_seconds"] - 1.25) < 1e-9
+      and abs(got["max_computation_seconds"] - 2) < 1e-9, "inputs")
+l = got["loss_seconds"]
+check(abs(l["load_balance"] - 0.75) < 1e-9 and abs(l["communication_efficiency"] - 1) < 1e-9
+      and abs(l["serialisation_efficiency"] - 0.5) < 1e-9
+      and abs(l["transfer_efficiency"] - 0.5) < 1e-9, f"losses {l}")
+txt = open(f"{w}/{m}.txt").read()
+i, j = txt.find("POP efficiency factors"), txt.find("Path-length distribution")
+check(0 <= i < j, "the factor table comes first")
+rows = {"Parallel efficiency": "0.417", "Load balance": "0.625",
+        "Communication efficiency": "0.667", "Serialisation efficiency": "0.800",
+        "Transfer efficiency": "0.833"}
+for name, v in rows.items():
+    check(re.search(r"^\s+" + name + r"\s+" + re.escape(v) + r"\b", txt, re.M) is not None,
+          f"text row {name} {v}")
+check("computation = exact task time of 4 ranks" in txt, "text says what comp is")
+sys.exit(1 if bad else 0)
+PY
+done
+
+# a merged profile alone has no per-rank task time
+"$bindir/rp-merge" "$work/prof" >/dev/null 2>&1 || fail "rp-merge exit $?"
+"$bindir/rp-report" "$work/prof/profile.rpm" >"$work/m.txt" 2>/dev/null || fail "merged: exit $?"
+grep -q "POP efficiency factors: not computed" "$work/m.txt" || fail "merged: no 'not computed' note"
+"$bindir/rp-report" -f json "$work/prof/profile.rpm" 2>/dev/null |
+    python3 -c 'import json,sys; sys.exit(0 if json.load(sys.stdin)["pop"] is None else 1)' ||
+    fail "merged: json pop is not null"
+[ $fails -eq 0 ] && echo "test_pop.sh: all passed"
+[ $fails -eq 0 ]

@@ -1,0 +1,145 @@
+/* popview.c - the POP factor table (popview.h). */
+#include "report/popview.h"
+#include "report/ranks.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+static double secs(int64_t ns) { return (double)ns / 1e9; }
+
+void popview_inputs(const rp_profile *p, const rp_report_opts *o, rp_popin *in)
+{
+    *in = (rp_popin){0};
+    if (!o->ranks || o->nranks_rows == 0)
+        return;
+    uint32_t n = o->nranks_rows;
+    int64_t *comp = malloc(n * sizeof *comp);
+    uint32_t *rank = malloc(n * sizeof *rank);
+    if (!comp || !rank) {
+        free(comp);
+        free(rank);
+        return;
+    }
+    int64_t runtime = 0;
+    in->exact = 1;
+    for (uint32_t i = 0; i < n; i++) {
+        comp[i] = o->ranks[i].task_ns;
+        rank[i] = o->ranks[i].rank;
+        in->exact &= o->ranks[i].exact;
+        if (o->ranks[i].wall_ns > runtime)
+            runtime = o->ranks[i].wall_ns;
+    }
+    /* the job's runtime: its longest rank, as OTF-CPT's (max over ranks of
+     * the time from MPI_Init to MPI_Finalize) */
+    int64_t ideal = o->path_cost_ns ? o->path_cost_ns[0]
+                    : p->stats.k > 0 && p->stats.nphases > 0 ? p->stats.sum_ns[0] : 0;
+    in->ok = pop_compute(comp, rank, n, runtime, ideal, &in->pop) == 0;
+    in->missing = p->nranks > n ? p->nranks - n : 0;
+    in->partial = report_counter(p, "tail_lost") > 0;
+    free(comp);
+    free(rank);
+}
+
+static void row(FILE *f, const char *name, double v, const char *how, int64_t loss_ns, int loss)
+{
+    if (v < 0)
+        fprintf(f, "  %-30s %7s  %-50s\n", name, "-", "no phase completed: no critical path");
+    else if (loss)
+        fprintf(f, "  %-30s %7.3f  %-50s %9.3f\n", name, v, how, secs(loss_ns));
+    else
+        fprintf(f, "  %-30s %7.3f  %s\n", name, v, how);
+}
+
+void popview_text(FILE *f, const rp_profile *p, const rp_report_opts *o)
+{
+    rp_popin in;
+    popview_inputs(p, o, &in);
+    if (!in.ok) {
+        fputs("\nPOP efficiency factors: not computed (they need the rank files' per-rank "
+              "task time;\n  give rp-report the measurement directory)\n", f);
+        return;
+    }
+    const rp_pop *q = &in.pop;
+    rp_pop_loss l;
+    pop_losses(q, &l);
+    fprintf(f, "\nPOP efficiency factors (whole run; computation = %s task time of %u rank%s; "
+               "runtime and critical path exact)\n", in.exact ? "exact" : "SAMPLED", q->nranks,
+            q->nranks == 1 ? "" : "s");
+    fprintf(f, "  %-30s %7s  %-50s %9s\n", "factor", "value", "= ratio", "loss [s]");
+    char how[128];
+    row(f, "Parallel efficiency", q->pe, "load balance x communication efficiency", 0, 0);
+    snprintf(how, sizeof how, "mean comp %.3f s / max comp %.3f s (rank %u)",
+             secs(q->mean_comp_ns), secs(q->max_comp_ns), q->busiest);
+    row(f, "  Load balance", q->lb, how, l.lb_ns, 1);
+    snprintf(how, sizeof how, "max comp %.3f s / runtime %.3f s", secs(q->max_comp_ns),
+             secs(q->runtime_ns));
+    row(f, "  Communication efficiency", q->comme, how, l.comme_ns, 1);
+    snprintf(how, sizeof how, "max comp / critical path %.3f s", secs(q->ideal_ns));
+    row(f, "    Serialisation efficiency", q->sere, how, l.sere_ns, 1);
+    snprintf(how, sizeof how, "critical path / runtime");
+    row(f, "    Transfer efficiency", q->te, how, l.te_ns, 1);
+    fputs("  comp: a rank's task time (outside MPI and rpprof, MPI_Init return .. MPI_Finalize "
+          "entry);\n  runtime: the longest rank's wall time; critical path: the 100 % path's "
+          "cost summed over\n  phases, the runtime if messages and waiting took no time\n", f);
+    if (!in.exact)
+        fputs("  note: these rank files have no exact task time (task_time_ns): computation is "
+              "sampled,\n  so the factors are estimates\n", f);
+    if (in.missing)
+        fprintf(f, "  note: %u rank%s missing: load balance covers the ranks present only\n",
+                in.missing, in.missing == 1 ? "" : "s");
+    if (in.partial)
+        fputs("  note: a partial profile: the open phase is not in the critical path's cost, so "
+              "serialisation\n  efficiency reads high and transfer efficiency low\n", f);
+}
+
+static void jnum(FILE *f, double v)
+{
+    if (isfinite(v) && v >= 0)
+        fprintf(f, "%.9g", v);
+    else
+        fputs("null", f);
+}
+
+void popview_json(FILE *f, const rp_profile *p, const rp_report_opts *o,
+                  void (*jstr)(FILE *, const char *))
+{
+    rp_popin in;
+    popview_inputs(p, o, &in);
+    if (!in.ok) {
+        fputs("null", f);
+        return;
+    }
+    const rp_pop *q = &in.pop;
+    rp_pop_loss l;
+    pop_losses(q, &l);
+    static const char *const name[] = {"parallel_efficiency", "load_balance",
+                                       "communication_efficiency", "serialisation_efficiency",
+                                       "transfer_efficiency"};
+    const double v[] = {q->pe, q->lb, q->comme, q->sere, q->te};
+    fputc('{', f);
+    for (uint32_t i = 0; i < 5; i++) {
+        fprintf(f, "%s\"%s\": ", i ? ", " : "", name[i]);
+        jnum(f, v[i]);
+    }
+    fputs(", \"computation\": ", f);
+    jstr(f, in.exact ? "exact" : "sampled");
+    fprintf(f, ", \"ranks\": %u, \"ranks_missing\": %u, \"busiest_rank\": %u", q->nranks,
+            in.missing, q->busiest);
+    fputs(", \"mean_computation_seconds\": ", f);
+    jnum(f, secs(q->mean_comp_ns));
+    fputs(", \"max_computation_seconds\": ", f);
+    jnum(f, secs(q->max_comp_ns));
+    fputs(", \"runtime_seconds\": ", f);
+    jnum(f, secs(q->runtime_ns));
+    fputs(", \"critical_path_seconds\": ", f);
+    jnum(f, q->ideal_ns ? secs(q->ideal_ns) : -1);
+    fputs(", \"loss_seconds\": {\"load_balance\": ", f);
+    fprintf(f, "%.9g", secs(l.lb_ns));
+    fprintf(f, ", \"communication_efficiency\": %.9g", secs(l.comme_ns));
+    fputs(", \"serialisation_efficiency\": ", f);
+    if (q->ideal_ns)
+        fprintf(f, "%.9g, \"transfer_efficiency\": %.9g}", secs(l.sere_ns), secs(l.te_ns));
+    else
+        fputs("null, \"transfer_efficiency\": null}", f);
+    fprintf(f, ", \"partial\": %s}", in.partial ? "true" : "false");
+}

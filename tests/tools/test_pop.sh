@@ -62,6 +62,28 @@ for name, v in rows.items():
     check(re.search(r"^\s+" + name + r"\s+" + re.escape(v) + r"\b", txt, re.M) is not None,
           f"text row {name} {v}")
 check("computation = exact task time of 4 ranks" in txt, "text says what comp is")
+# the code behind each loss (prof mode: the runtime samples there), from
+# mkrankfiles' trees: rp_test_compute takes 1000 (r + 1) us on rank r, so
+# rank 3 is 1500 us above the mean rank; the critical path holds libgone's
+# 40 us of ranks 0 and 3 where rank 3 computes 40 us of it: 40 us more;
+# MPI_Wait takes 500 + r us on each rank, all four on the critical path
+lc = got["loss_code"]
+if m == "prof":
+    check(lc is not None, "loss_code present")
+    lb, ser, te = lc["load_balance"], lc["serialisation_efficiency"], lc["transfer_efficiency"]
+    check(lc["busiest_rank"] == 3, "loss lists compare with rank 3")
+    check(lb and lb[0]["name"].startswith("rp_test_compute (mkrankfiles.c:")
+          and abs(lb[0]["seconds"] - 0.0015) < 1e-9 and abs(lb[0]["a_seconds"] - 0.004) < 1e-9
+          and abs(lb[0]["b_seconds"] - 0.0025) < 1e-9, f"load balance list {lb[:1]}")
+    check(ser and ser[0]["name"] == "libgone.so [no symbols]"
+          and abs(ser[0]["seconds"] - 40e-6) < 1e-9, f"serialisation list {ser[:1]}")
+    check(all(r["seconds"] > 0 for r in lb + ser), "only positive differences listed")
+    check(lc["critical_path_ranks"] == 4 and te and te[0]["name"].startswith("MPI_Wait at rp_test_caller")
+          and abs(te[0]["seconds"] - 0.002006) < 1e-9, f"transfer list {te[:1]}")
+    check("Load balance: lines the busiest rank (3)" in txt and "Transfer: MPI time by call site"
+          in txt, "text lists under the table")
+else:
+    check(lc is None, "trace mode: no sampled lists")
 sys.exit(1 if bad else 0)
 PY
 done

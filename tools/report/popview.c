@@ -1,6 +1,7 @@
 /* popview.c - the POP factor table (popview.h). */
 #include "report/popview.h"
 #include "report/ranks.h"
+#include "report/poploss.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -50,6 +51,49 @@ static void row(FILE *f, const char *name, double v, const char *how, int64_t lo
         fprintf(f, "  %-30s %7.3f  %s\n", name, v, how);
 }
 
+static double pct(int64_t a, int64_t b) { return b > 0 ? 100.0 * (double)a / (double)b : 0.0; }
+
+/* one list; share of `of` (the factor's loss, or the total it is part of) */
+static void loss_list(FILE *f, const rp_lossrow *r, uint32_t n, int64_t of, const char *acol,
+                      const char *bcol)
+{
+    if (n == 0) {
+        fputs("      (no line; too few samples, or nothing to explain)\n", f);
+        return;
+    }
+    if (bcol)
+        fprintf(f, "      %9s %7s %10s %7s %10s %7s  %s\n", "diff [s]", "share", acol, "samples",
+                bcol, "samples", "line   (~: difference within sampling noise, 2 sigma)");
+    else
+        fprintf(f, "      %9s %7s %7s  %s\n", "[s]", "share", "samples", "MPI call at call site");
+    for (uint32_t i = 0; i < n; i++) {
+        if (bcol)
+            fprintf(f, "      %9.3f %6.1f%% %10.3f %7.0f %10.3f %7.0f %c%s\n", secs(r[i].diff_ns),
+                    pct(r[i].diff_ns, of), secs(r[i].a_ns), r[i].a_samples, secs(r[i].b_ns),
+                    r[i].b_samples, r[i].noise ? '~' : ' ', r[i].name);
+        else
+            fprintf(f, "      %9.3f %6.1f%% %7.0f  %s\n", secs(r[i].a_ns), pct(r[i].a_ns, of),
+                    r[i].a_samples, r[i].name);
+    }
+}
+
+static void loss_text(FILE *f, const rp_poploss *L, const rp_pop *q, const rp_pop_loss *l)
+{
+    char a[32];
+    snprintf(a, sizeof a, "rank %u", q->busiest);
+    fprintf(f, "  The code behind each loss (sampled time by source line; share: of the factor's "
+               "loss [s]):\n    Load balance: lines the busiest rank (%u) computes longer than "
+               "the mean rank\n", q->busiest);
+    loss_list(f, L->lb, L->n_lb, l->lb_ns, a, "mean rank");
+    fprintf(f, "    Serialisation: lines that make the critical path longer than rank %u's "
+               "computation\n", q->busiest);
+    loss_list(f, L->ser, L->n_ser, l->sere_ns, "crit. path", a);
+    fprintf(f, "    Transfer: MPI time by call site on the %u rank%s the critical path runs "
+               "through\n      (share: of their sampled MPI time, %.3f s)\n", L->te_ranks,
+            L->te_ranks == 1 ? "" : "s", secs(L->te_mpi_ns));
+    loss_list(f, L->te, L->n_te, L->te_mpi_ns, NULL, NULL);
+}
+
 void popview_text(FILE *f, const rp_profile *p, const rp_report_opts *o)
 {
     rp_popin in;
@@ -81,6 +125,8 @@ void popview_text(FILE *f, const rp_profile *p, const rp_report_opts *o)
     fputs("  comp: a rank's task time (outside MPI and rpprof, MPI_Init return .. MPI_Finalize "
           "entry);\n  runtime: the longest rank's wall time; critical path: the 100 % path's "
           "cost summed over\n  phases, the runtime if messages and waiting took no time\n", f);
+    if (o->poploss)
+        loss_text(f, o->poploss, q, &l);
     if (!in.exact)
         fputs("  note: these rank files have no exact task time (task_time_ns): computation is "
               "sampled,\n  so the factors are estimates\n", f);
@@ -141,5 +187,36 @@ void popview_json(FILE *f, const rp_profile *p, const rp_report_opts *o,
         fprintf(f, "%.9g, \"transfer_efficiency\": %.9g}", secs(l.sere_ns), secs(l.te_ns));
     else
         fputs("null, \"transfer_efficiency\": null}", f);
-    fprintf(f, ", \"partial\": %s}", in.partial ? "true" : "false");
+    fprintf(f, ", \"partial\": %s", in.partial ? "true" : "false");
+    fputs(", \"loss_code\": ", f);
+    if (o->poploss) {
+        const rp_poploss *L = o->poploss;
+        const rp_lossrow *v[3] = {L->lb, L->ser, L->te};
+        const uint32_t c[3] = {L->n_lb, L->n_ser, L->n_te};
+        static const char *const key[3] = {"load_balance", "serialisation_efficiency",
+                                           "transfer_efficiency"};
+        fprintf(f, "{\"busiest_rank\": %u, \"critical_path_ranks\": %u, "
+                   "\"critical_path_ranks_mpi_seconds\": %.9g", L->busiest, L->te_ranks,
+                secs(L->te_mpi_ns));
+        for (int k = 0; k < 3; k++) {
+            fprintf(f, ", \"%s\": [", key[k]);
+            for (uint32_t i = 0; i < c[k]; i++) {
+                fputs(i ? ", {\"name\": " : "{\"name\": ", f);
+                jstr(f, v[k][i].name);
+                fprintf(f, ", \"seconds\": %.9g, \"samples\": %.0f", secs(v[k][i].diff_ns),
+                        v[k][i].a_samples);
+                if (k < 2)
+                    fprintf(f, ", \"a_seconds\": %.9g, \"b_seconds\": %.9g, "
+                               "\"b_samples\": %.0f, \"within_noise\": %s",
+                            secs(v[k][i].a_ns), secs(v[k][i].b_ns), v[k][i].b_samples,
+                            v[k][i].noise ? "true" : "false");
+                fputc('}', f);
+            }
+            fputc(']', f);
+        }
+        fputc('}', f);
+    } else {
+        fputs("null", f);
+    }
+    fputc('}', f);
 }

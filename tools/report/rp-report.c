@@ -19,6 +19,8 @@
 #include "report/warnings.h"
 #include "core/show.h"
 #include "report/whatif.h"
+#include "report/popview.h"
+#include "report/poploss.h"
 #include "report/text.h"
 #include "report/json.h"
 #include "report/folded.h"
@@ -137,7 +139,7 @@ static int load(const char *arg, double min_share, rp_profile *p)
                 "in memory\n", shown);
     }
     free(prof);
-    rp_merge_opts o = {"rp-report", 0, min_share, 1};
+    rp_merge_opts o = {"rp-report", 0, min_share, 1, NULL, 0};
     return merge_dir(arg, &o, p);
 }
 
@@ -412,6 +414,28 @@ int main(int argc, char **argv)
             o.nranks_rows = (uint32_t)nr;
         }
     }
+    /* the code behind each POP factor's loss: profiles of the busiest rank
+     * and of the critical path's ranks, merged from their files */
+    rp_poploss ploss;
+    int have_ploss = 0;
+    if (isdir && rows && (!strcmp(fmt, "text") || !strcmp(fmt, "json") || !strcmp(fmt, "html")) &&
+        !nwhatif) {
+        rp_popin pin;
+        popview_inputs(&p, &o, &pin);
+        uint32_t *rk = malloc((o.nranks_rows + 1) * sizeof *rk);
+        int64_t *p0 = malloc((o.nranks_rows + 1) * sizeof *p0);
+        for (uint32_t i = 0; rk && p0 && i < o.nranks_rows; i++) {
+            rk[i] = rows[i].rank;
+            p0[i] = rows[i].path0_ns;
+        }
+        if (pin.ok && rk && p0 && p.mode == RP_MODE_PROF &&
+            poploss_compute(arg, &p, &pin.pop, rk, p0, o.nranks_rows, 5, &ploss) == 0) {
+            have_ploss = 1;
+            o.poploss = &ploss;
+        }
+        free(rk);
+        free(p0);
+    }
     if (o.path >= p.k) {
         fprintf(stderr, "rp-report: --path %u out of range: this profile has k=%u paths (0..%u)\n",
                 o.path, p.k, p.k - 1);
@@ -450,6 +474,8 @@ int main(int argc, char **argv)
     profile_free(&p);
     free(rows);
     free(slot);
+    if (have_ploss)
+        poploss_free(&ploss);
     if (have_run)
         run_free(&run);
     if (rc == 3)   /* --what-if: a target not found (said on stderr) */

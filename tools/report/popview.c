@@ -133,6 +133,9 @@ void popview_text(FILE *f, const rp_profile *p, const rp_report_opts *o)
     if (in.missing)
         fprintf(f, "  note: %u rank%s missing: load balance covers the ranks present only\n",
                 in.missing, in.missing == 1 ? "" : "s");
+    if (q->sere > 1.001)   /* every rank's task chain is a path: cannot happen when measured alike */
+        fputs("  note: the critical path is shorter than the busiest rank's computation (SerE > 1): "
+              "the two\n  were not measured alike (rank files of different runs or writers)\n", f);
     if (in.partial)
         fputs("  note: a partial profile: the open phase is not in the critical path's cost, so "
               "serialisation\n  efficiency reads high and transfer efficiency low\n", f);

@@ -33,6 +33,10 @@ static void known(void)
     CHECK_EQ(l.sere_ns, 500000000);
     CHECK_EQ(l.te_ns, 500000000);
     CHECK_EQ(l.comme_ns, l.sere_ns + l.te_ns);
+    rp_pop_whatif wi;
+    pop_whatif(&q, &wi);
+    CHECK_EQ(wi.network_ns, 2 * s + s / 2);          /* runtime = critical path */
+    CHECK_EQ(wi.balance_ns, 3 * s - 750000000);      /* runtime - (max - mean) */
 }
 
 static void ties_and_edges(void)

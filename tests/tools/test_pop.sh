@@ -52,7 +52,12 @@ l = got["loss_seconds"]
 check(abs(l["load_balance"] - 0.75) < 1e-9 and abs(l["communication_efficiency"] - 1) < 1e-9
       and abs(l["serialisation_efficiency"] - 0.5) < 1e-9
       and abs(l["transfer_efficiency"] - 0.5) < 1e-9, f"losses {l}")
+wi = got["what_if"]
+check(abs(wi["perfect_network_runtime_seconds"] - 2.5) < 1e-9
+      and abs(wi["perfect_balance_runtime_seconds"] - 2.25) < 1e-9, f"what if {wi}")
 txt = open(f"{w}/{m}.txt").read()
+check("a perfect network (TE = 1): runtime 2.500 s (-16.7%)" in txt
+      and "runtime 2.250 s (-25.0%)" in txt, "text what-if line")
 i, j = txt.find("POP efficiency factors"), txt.find("Path-length distribution")
 check(0 <= i < j, "the factor table comes first")
 rows = {"Parallel efficiency": "0.417", "Load balance": "0.625",

@@ -47,3 +47,9 @@ void pop_losses(const rp_pop *p, rp_pop_loss *out)
     out->sere_ns = p->ideal_ns ? p->ideal_ns - p->max_comp_ns : 0;
     out->te_ns = p->ideal_ns ? p->runtime_ns - p->ideal_ns : 0;
 }
+
+void pop_whatif(const rp_pop *p, rp_pop_whatif *out)
+{
+    out->network_ns = p->ideal_ns;
+    out->balance_ns = p->runtime_ns - (p->max_comp_ns - p->mean_comp_ns);
+}

@@ -43,4 +43,14 @@ typedef struct rp_pop_loss {
 } rp_pop_loss;
 void pop_losses(const rp_pop *p, rp_pop_loss *out);
 
+/* Predicted runtimes (estimates, doc/report.md):
+ * network: a perfect network (messages and waiting for them free, TE = 1):
+ *   the critical path's cost; 0 when unknown;
+ * balance: perfect load balance (every rank computes the mean), the time
+ *   not spent computing unchanged: runtime - (max - mean computation). */
+typedef struct rp_pop_whatif {
+    int64_t network_ns, balance_ns;
+} rp_pop_whatif;
+void pop_whatif(const rp_pop *p, rp_pop_whatif *out);
+
 #endif

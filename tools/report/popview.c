@@ -122,6 +122,17 @@ void popview_text(FILE *f, const rp_profile *p, const rp_report_opts *o)
     row(f, "    Serialisation efficiency", q->sere, how, l.sere_ns, 1);
     snprintf(how, sizeof how, "critical path / runtime");
     row(f, "    Transfer efficiency", q->te, how, l.te_ns, 1);
+    rp_pop_whatif wi;
+    pop_whatif(q, &wi);
+    double rt = (double)q->runtime_ns;
+    if (q->ideal_ns)
+        fprintf(f, "  what if (estimates): a perfect network (TE = 1): runtime %.3f s (%+.1f%%);",
+                secs(wi.network_ns), 100.0 * (double)(wi.network_ns - q->runtime_ns) / rt);
+    else
+        fputs("  what if (estimates): a perfect network: unknown (no critical path);", f);
+    fprintf(f, " perfect load\n  balance (every rank computes the mean, the rest unchanged): "
+               "runtime %.3f s (%+.1f%%)\n", secs(wi.balance_ns),
+            100.0 * (double)(wi.balance_ns - q->runtime_ns) / rt);
     fputs("  comp: a rank's task time (outside MPI and rpprof, MPI_Init return .. MPI_Finalize "
           "entry);\n  runtime: the longest rank's wall time; critical path: the 100 % path's "
           "cost summed over\n  phases, the runtime if messages and waiting took no time\n", f);
@@ -133,9 +144,11 @@ void popview_text(FILE *f, const rp_profile *p, const rp_report_opts *o)
     if (in.missing)
         fprintf(f, "  note: %u rank%s missing: load balance covers the ranks present only\n",
                 in.missing, in.missing == 1 ? "" : "s");
-    if (q->sere > 1.001)   /* every rank's task chain is a path: cannot happen when measured alike */
-        fputs("  note: the critical path is shorter than the busiest rank's computation (SerE > 1): "
-              "the two\n  were not measured alike (rank files of different runs or writers)\n", f);
+    /* every rank's task chain is a path: SerE > 1 cannot happen when measured alike */
+    if (q->sere > 1.001)
+        fputs("  note: the critical path is shorter than the busiest rank's computation (SerE > "
+              "1): the two\n  were not measured alike (rank files of different runs or "
+              "writers)\n", f);
     if (in.partial)
         fputs("  note: a partial profile: the open phase is not in the critical path's cost, so "
               "serialisation\n  efficiency reads high and transfer efficiency low\n", f);
@@ -190,6 +203,13 @@ void popview_json(FILE *f, const rp_profile *p, const rp_report_opts *o,
         fprintf(f, "%.9g, \"transfer_efficiency\": %.9g}", secs(l.sere_ns), secs(l.te_ns));
     else
         fputs("null, \"transfer_efficiency\": null}", f);
+    rp_pop_whatif wi;
+    pop_whatif(q, &wi);
+    fputs(", \"what_if\": {\"perfect_network_runtime_seconds\": ", f);
+    jnum(f, q->ideal_ns ? secs(wi.network_ns) : -1);
+    fputs(", \"perfect_balance_runtime_seconds\": ", f);
+    jnum(f, secs(wi.balance_ns));
+    fputc('}', f);
     fprintf(f, ", \"partial\": %s", in.partial ? "true" : "false");
     fputs(", \"loss_code\": ", f);
     if (o->poploss) {

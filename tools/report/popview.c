@@ -2,6 +2,7 @@
 #include "report/popview.h"
 #include "report/ranks.h"
 #include "report/poploss.h"
+#include "report/popphase.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -138,6 +139,12 @@ void popview_text(FILE *f, const rp_profile *p, const rp_report_opts *o)
           "cost summed over\n  phases, the runtime if messages and waiting took no time\n", f);
     if (o->poploss)
         loss_text(f, o->poploss, q, &l);
+    rp_popphase *ph;
+    uint64_t nph;
+    if (o->run && popphase_compute(o->run, &ph, &nph) == 0) {
+        popphase_text(f, ph, nph, o->top < 10 ? o->top : 10);
+        free(ph);
+    }
     if (!in.exact)
         fputs("  note: these rank files have no exact task time (task_time_ns): computation is "
               "sampled,\n  so the factors are estimates\n", f);
@@ -211,6 +218,15 @@ void popview_json(FILE *f, const rp_profile *p, const rp_report_opts *o,
     jnum(f, secs(wi.balance_ns));
     fputc('}', f);
     fprintf(f, ", \"partial\": %s", in.partial ? "true" : "false");
+    rp_popphase *ph;
+    uint64_t nph;
+    fputs(", \"per_phase\": ", f);
+    if (o->run && popphase_compute(o->run, &ph, &nph) == 0) {
+        popphase_json(f, ph, nph, o->top);
+        free(ph);
+    } else {
+        fputs("null", f);
+    }
     fputs(", \"loss_code\": ", f);
     if (o->poploss) {
         const rp_poploss *L = o->poploss;

@@ -5,7 +5,8 @@
 # text report's first table and in --format json ("pop"), in prof mode
 # (critical path from the phase statistics) and trace mode (from the path
 # summaries); a merged profile alone (no per-rank rows) says it cannot
-# compute them and JSON has "pop": null.  Exit 0 pass, 1 fail.
+# compute them and JSON has "pop": null; --what-if network / balance print
+# the predicted runtimes (2.5 s, 2.25 s).  Exit 0 pass, 1 fail.
 top_src=${RP_TOP_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 top_build=${RP_TOP_BUILDDIR:-$top_src}
 bindir=${RP_BINDIR:-$top_build/tools}
@@ -93,6 +94,17 @@ sys.exit(1 if bad else 0)
 PY
 done
 
+# --what-if network / balance: the predictions, alone and after a code target
+"$bindir/rp-report" --what-if network --what-if balance "$work/prof" >"$work/wi.txt" 2>"$work/err" ||
+    fail "--what-if network/balance exit $?: $(cat "$work/err")"
+grep -q "a perfect network: 2.500 s (-16.7%)" "$work/wi.txt" || fail "--what-if network: $(cat "$work/wi.txt")"
+grep -q "perfect load balance: 2.250 s (-25.0%)" "$work/wi.txt" || fail "--what-if balance: $(cat "$work/wi.txt")"
+"$bindir/rp-report" --what-if rp_test_compute=50 --what-if network "$work/prof" >"$work/wi2.txt" 2>/dev/null ||
+    fail "--what-if FUNCTION with network exit $?"
+grep -q "What if rp_test_compute took 50% less" "$work/wi2.txt" && grep -q "a perfect network: 2.500 s" "$work/wi2.txt" &&
+    ! grep -q "perfect load balance" "$work/wi2.txt" || fail "--what-if code + network: $(cat "$work/wi2.txt")"
+"$bindir/rp-report" --what-if network -f json "$work/prof" >/dev/null 2>&1 && fail "--what-if network with --format json accepted"
+
 # a merged profile alone has no per-rank task time
 "$bindir/rp-merge" "$work/prof" >/dev/null 2>&1 || fail "rp-merge exit $?"
 "$bindir/rp-report" "$work/prof/profile.rpm" >"$work/m.txt" 2>/dev/null || fail "merged: exit $?"
@@ -100,5 +112,8 @@ grep -q "POP efficiency factors: not computed" "$work/m.txt" || fail "merged: no
 "$bindir/rp-report" -f json "$work/prof/profile.rpm" 2>/dev/null |
     python3 -c 'import json,sys; sys.exit(0 if json.load(sys.stdin)["pop"] is None else 1)' ||
     fail "merged: json pop is not null"
+"$bindir/rp-report" --what-if network "$work/prof/profile.rpm" >"$work/wm.txt" 2>/dev/null &&
+    fail "--what-if network on a merged profile alone exits 0"
+grep -q "need the rank files" "$work/wm.txt" || fail "--what-if network on profile.rpm: $(cat "$work/wm.txt")"
 [ $fails -eq 0 ] && echo "test_pop.sh: all passed"
 [ $fails -eq 0 ]

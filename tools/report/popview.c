@@ -161,6 +161,38 @@ void popview_text(FILE *f, const rp_profile *p, const rp_report_opts *o)
               "serialisation\n  efficiency reads high and transfer efficiency low\n", f);
 }
 
+int popview_whatif_text(FILE *f, const rp_profile *p, const rp_report_opts *o, int network,
+                        int balance)
+{
+    rp_popin in;
+    popview_inputs(p, o, &in);
+    if (!in.ok) {
+        fputs("What if: the POP predictions need the rank files' per-rank task time (give "
+              "rp-report the\n  measurement directory)\n", f);
+        return 1;
+    }
+    const rp_pop *q = &in.pop;
+    rp_pop_whatif wi;
+    pop_whatif(q, &wi);
+    double rt = (double)q->runtime_ns;
+    fprintf(f, "What if (POP factors; estimates): runtime now %.3f s (the longest rank's wall "
+               "time, exact)\n", secs(q->runtime_ns));
+    if (network && q->ideal_ns)
+        fprintf(f, "  a perfect network: %.3f s (%+.1f%%): the critical path's cost (exact), "
+                   "messages and waiting\n  for them free (transfer efficiency %.3f -> 1)\n",
+                secs(wi.network_ns), 100.0 * (double)(wi.network_ns - q->runtime_ns) / rt, q->te);
+    else if (network)
+        fputs("  a perfect network: unknown (no phase completed: no critical path)\n", f);
+    if (balance)
+        fprintf(f, "  perfect load balance: %.3f s (%+.1f%%): every rank computes the mean "
+                   "%.3f s instead of\n  rank %u's %.3f s (%s), the time not spent computing "
+                   "unchanged (load balance %.3f -> 1)\n",
+                secs(wi.balance_ns), 100.0 * (double)(wi.balance_ns - q->runtime_ns) / rt,
+                secs(q->mean_comp_ns), q->busiest, secs(q->max_comp_ns),
+                in.exact ? "exact" : "sampled", q->lb);
+    return 0;
+}
+
 static void jnum(FILE *f, double v)
 {
     if (isfinite(v) && v >= 0)

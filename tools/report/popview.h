@@ -28,6 +28,13 @@ void popview_inputs(const rp_profile *p, const rp_report_opts *o, rp_popin *in);
  * the factors cannot be computed. */
 void popview_text(FILE *f, const rp_profile *p, const rp_report_opts *o);
 
+/* --what-if network / --what-if balance: the runtime predicted with a
+ * perfect network (the critical path's cost) and with perfect load balance
+ * (pop_whatif), with their inputs.  0; 1 when the factors cannot be
+ * computed (said on f). */
+int popview_whatif_text(FILE *f, const rp_profile *p, const rp_report_opts *o, int network,
+                        int balance);
+
 /* The value of the JSON key "pop" (an object, or null), fields in
  * doc/report.md.  jstr writes a JSON string. */
 void popview_json(FILE *f, const rp_profile *p, const rp_report_opts *o,

@@ -57,6 +57,9 @@ static const char usage_bins[] =
 static const char usage_tail[] =
     "      --what-if FUNCTION=PERCENT, --what-if FILE:LINE=PERCENT\n"
     "                     estimate the critical path if that code were faster\n"
+    "      --what-if network, --what-if balance\n"
+    "                     predict the runtime with a perfect network or perfect\n"
+    "                       load balance (POP factors; needs DIR)\n"
     "      --digits N     critpath: task seconds with N decimals (0..9)\n"
     "      --phase N      dot: only phase N\n"
     "      --min-share P  when merging rank files: fold contexts under P %\n"
@@ -190,7 +193,7 @@ int main(int argc, char **argv)
     uint32_t digits = 0, check_bins = 0;
     int64_t phase = -1;
     rp_whatif whatif[8];
-    int nwhatif = 0;
+    int nwhatif = 0, pop_network = 0, pop_balance = 0;
     rp_report_opts o = {.top = 10, .path = 0, .path_col = -1, .threshold = 1.0};
     double min_share = RP_PRUNE_DEFAULT_PCT;
     for (int i = 1; i < argc; i++) {
@@ -254,6 +257,10 @@ int main(int argc, char **argv)
             phase = ph;
         } else if (opt == 7) {
             char err[300];
+            if (!strcmp(val, "network") || !strcmp(val, "balance")) {   /* POP predictions */
+                *(!strcmp(val, "network") ? &pop_network : &pop_balance) = 1;
+                continue;
+            }
             if (nwhatif == 8) {
                 fprintf(stderr, "rp-report: at most 8 --what-if\n");
                 return 2;
@@ -335,7 +342,8 @@ int main(int argc, char **argv)
                 "(--format json), not %s\n", fmt);
         return 2;
     }
-    if (nwhatif && (strcmp(fmt, "text") || check || path_s)) {
+    int any_whatif = nwhatif || pop_network || pop_balance;
+    if (any_whatif && (strcmp(fmt, "text") || check || path_s)) {
         fprintf(stderr, "rp-report: --what-if prints its own text; no --format, --check or "
                 "--path with it\n");
         return 2;
@@ -414,12 +422,19 @@ int main(int argc, char **argv)
             o.nranks_rows = (uint32_t)nr;
         }
     }
+    if (o.path >= p.k) {
+        fprintf(stderr, "rp-report: --path %u out of range: this profile has k=%u paths (0..%u)\n",
+                o.path, p.k, p.k - 1);
+        profile_free(&p);
+        free(rows);
+        return 2;
+    }
     /* the code behind each POP factor's loss: profiles of the busiest rank
      * and of the critical path's ranks, merged from their files */
     rp_poploss ploss;
     int have_ploss = 0;
     if (isdir && rows && (!strcmp(fmt, "text") || !strcmp(fmt, "json") || !strcmp(fmt, "html")) &&
-        !nwhatif) {
+        !any_whatif) {
         rp_popin pin;
         popview_inputs(&p, &o, &pin);
         uint32_t *rk = malloc((o.nranks_rows + 1) * sizeof *rk);
@@ -436,16 +451,18 @@ int main(int argc, char **argv)
         free(rk);
         free(p0);
     }
-    if (o.path >= p.k) {
-        fprintf(stderr, "rp-report: --path %u out of range: this profile has k=%u paths (0..%u)\n",
-                o.path, p.k, p.k - 1);
-        profile_free(&p);
-        free(rows);
-        return 2;
-    }
     int rc;
-    if (nwhatif)
-        rc = what_if(out, &p, have_run ? &run : NULL, whatif, nwhatif);
+    if (any_whatif) {
+        /* the code targets first: what_if prints the warnings ahead of all */
+        rc = nwhatif ? what_if(out, &p, have_run ? &run : NULL, whatif, nwhatif) : 0;
+        if (rc == 0 && (pop_network || pop_balance)) {
+            if (nwhatif)
+                fputc('\n', out);
+            else
+                report_warnings_print(out, "", p.counters, p.n_counters);
+            rc = popview_whatif_text(out, &p, &o, pop_network, pop_balance) ? 3 : 0;
+        }
+    }
     else if (!strcmp(fmt, "json"))
         rc = report_json(out, &p, &o);
     else if (!strcmp(fmt, "html"))

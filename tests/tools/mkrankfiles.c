@@ -3,7 +3,7 @@
  *
  *   mkrankfiles DIR NRANKS [--k K] [--extra N] [--skip R] [--corrupt R]
  *                          [--truncate R] [--bad-version R] [--all-counters 1]
- *                          [--trace 1]
+ *                          [--trace 1] [--pop 1]
  *
  * --all-counters 1 writes every counter of lib/core/counters.def, row i with
  * the value i+1 on every rank (task_time_ns: the rank's wall time), and
@@ -14,6 +14,12 @@
  * summaries (costs only, as the phase statistics: no tasks), so the views
  * that read per-phase path costs (--what-if) have them; the expectations
  * list them as "phase_cost_ns".
+ * --pop 1 gives the files known POP factors (tools/report/pop.h): every rank
+ * computes 1 s (counter task_time_ns) but the last 2 s, the run lasts 3 s
+ * (the largest wall time; the others end a little earlier) and the critical
+ * path costs 2.5 s (phases of 1, 0.75 and 0.75 s): at 4 ranks LB 0.625,
+ * CommE 0.667, SerE 0.8, TE 0.833, PE 0.417.  The expectations hold them
+ * as "pop".
  *
  * Frames point into this very program, at real addresses of the functions
  * below (offset = address - load bias from dl_iterate_phdr), so the
@@ -66,6 +72,16 @@ NOINLINE uintptr_t rp_test_outer(void)
 
 static int all_counters;   /* --all-counters */
 static int trace_mode;     /* --trace */
+static int pop_mode;       /* --pop */
+
+/* Slot j's cost in phase q (identical on all ranks). */
+static int64_t phase_cost(uint32_t q, uint32_t j)
+{
+    static const int64_t pop_phase[3] = {1000000000, 750000000, 750000000};
+    if (pop_mode)
+        return pop_phase[q] / 10 * (10 - (int64_t)j);
+    return (int64_t)(10 - j) * 1000000 * (q + 1);
+}
 /* Named like rpprof's own frames (a Fortran wrapper and the request table
  * it calls): the report must fold them into one "MPI_Send [rpprof
  * wrapper]" row, never show them as computation. */
@@ -170,6 +186,8 @@ static void build_rank(builder *b, uint32_t r, uint32_t nranks, uint32_t k, uint
     d->period_us = 1000;
     d->clock = RP_CLOCK_WALL;
     d->wall_ns = 2000000000ll + (int64_t)r * 1000;
+    if (pop_mode)   /* rank 0 lasts longest: the runtime is the largest wall time */
+        d->wall_ns = 3000000000ll - (int64_t)r * 1000000;
     snprintf(d->exe, sizeof d->exe, "%.255s", self);
     snprintf(d->host, sizeof d->host, "node%u", r / 4);
 
@@ -184,7 +202,7 @@ static void build_rank(builder *b, uint32_t r, uint32_t nranks, uint32_t k, uint
     }
     for (uint32_t q = 0; q < 3; q++) {
         for (uint32_t j = 0; j < k; j++) {
-            cost[j] = (int64_t)(10 - j) * 1000000 * (q + 1);   /* identical on all ranks */
+            cost[j] = phase_cost(q, j);   /* identical on all ranks */
             psum[q * k + j] = (rp_pathsum){.phase = q, .path = j, .cost_ns = cost[j]};
         }
         phasestats_add(&d->stats, cost);
@@ -195,6 +213,15 @@ static void build_rank(builder *b, uint32_t r, uint32_t nranks, uint32_t k, uint
     ctr[1].value = 100 + r;
     d->counters = ctr;
     d->n_counters = 2;
+    if (pop_mode) {   /* the exact computation: 1 s, the last rank 2 s */
+        static rp_counter pc[3];
+        pc[0] = ctr[0];
+        pc[1] = ctr[1];
+        snprintf(pc[2].name, sizeof pc[2].name, "task_time_ns");
+        pc[2].value = r + 1 == nranks ? 2000000000u : 1000000000u;
+        d->counters = pc;
+        d->n_counters = 3;
+    }
     if (all_counters) {   /* every row of the table, row i = i+1 */
         static rp_counter all[RP_CNT__N];
         for (uint32_t i = 0; i < RP_CNT__N; i++) {
@@ -339,6 +366,8 @@ int main(int argc, char **argv)
             all_counters = v != 0;
         else if (!strcmp(argv[i], "--trace"))
             trace_mode = v != 0;
+        else if (!strcmp(argv[i], "--pop"))
+            pop_mode = v != 0;
         else if (!strcmp(argv[i], "--bad-version") && nbadver < 64)
             badver[nbadver++] = v;
         else {
@@ -424,15 +453,23 @@ int main(int argc, char **argv)
     for (uint32_t q = 0; q < 3; q++)
         for (uint32_t j = 0; j < k; j++)
             printf("%s%s%lld%s", q && !j ? ", " : "", j ? ", " : "[",
-                   (long long)(10 - j) * 1000000 * (q + 1), j + 1 == k ? "]" : "");
+                   (long long)phase_cost(q, j), j + 1 == k ? "]" : "");
     printf("],\n");
     printf(" \"path_cost_ns\": [");
     for (uint32_t j = 0; j < k; j++)
-        printf("%s%lld", j ? ", " : "", (long long)(10 - j) * 1000000 * 6);
+        printf("%s%lld", j ? ", " : "",
+               (long long)(phase_cost(0, j) + phase_cost(1, j) + phase_cost(2, j)));
     printf("],\n \"col_ns\": [");
     for (uint32_t c = 0; c < RP_MET_PATH0 + k; c++)
         printf("%s%lld", c ? ", " : "", (long long)want_col[c]);
     printf("],\n");
+    if (pop_mode && good == nranks) {   /* the factors, from the definitions */
+        double mean = (nranks + 1.0) / nranks, ideal = 2.5, rt = 3.0;
+        printf(" \"pop\": {\"load_balance\": %.9f, \"communication_efficiency\": %.9f, "
+               "\"serialisation_efficiency\": %.9f, \"transfer_efficiency\": %.9f, "
+               "\"parallel_efficiency\": %.9f, \"busiest_rank\": %u},\n", mean / 2, 2 / rt,
+               2 / ideal, ideal / rt, mean / 2 * 2 / rt, nranks - 1);
+    }
     printf(" \"functions\": {");
     int first = 1;
     for (int f = 0; f < F_N; f++) {

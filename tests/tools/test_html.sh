@@ -4,7 +4,8 @@
 # no console error and no uncaught exception, and its DOM holds the
 # expected elements and numbers (warnings from the counter table, the path
 # costs of the JSON report, a flame graph per path and the differential,
-# per-rank bars, the per-phase timeline in trace mode, the collapsible tree).
+# per-rank bars, the POP factor table with its bars and loss lists, the
+# per-phase timeline in trace mode, the collapsible tree).
 # A screenshot of each page is taken (tests/html_report_*.png in the build
 # tree).  Exit 0 pass, 1 fail (a missing prerequisite is a failure).
 . "$(dirname "$0")/browser_env.sh"
@@ -99,6 +100,15 @@ check(len([x for x in pj["warnings"] if x["counter"]]) >= 10, "prof: the table's
 m = re.search(r'id="flame-0".*?</div></div>', prof, re.S)
 check(count(prof, r'class="fr"') > 3, "prof: flame boxes drawn")
 check("rp_test_compute" in prof, "prof: function names in the page")
+# the POP factor table: the JSON's five factors, each with a bar, and the loss lists
+pop = pj["pop"]
+vals = re.findall(r'<td class="pop-value">([^<]*)</td>', prof)
+want = ["%.3f" % pop[x] for x in ("parallel_efficiency", "load_balance", "communication_efficiency",
+                                  "serialisation_efficiency", "transfer_efficiency")]
+check(vals == want, f"prof: POP factors {vals} = JSON {want}")
+check(count(prof, r'<tr class="pop-row"[^>]*><td[^>]*>[^<]*</td><td class="pop-value">[^<]*</td>'
+                  r'<td class="l"><span class="bar"') == 5, "prof: a bar per POP factor")
+check(count(prof, r'<table class="pop-loss"') == 3, "prof: the three loss lists")
 # trace: the per-phase timeline, one line per path, and the phases table
 tr = open(f"{w}/trace.dom").read()
 tj = json.load(open(f"{w}/trace.json"))

@@ -569,6 +569,9 @@ int merge_dir(const char *dir, const rp_merge_opts *o, rp_profile *p)
         goto oom;
     for (uint32_t i = 0; i < nfiles && !fatal; i++) {
         const char *path = fpaths[i];
+        if (o->only && (franks[i] >= o->only_n ||
+                        !(o->only[franks[i] / 8] >> (franks[i] % 8) & 1)))
+            continue;   /* not in the subset asked for */
         rp_rankdata d;
         char err[256], why[256];
         const char *bad = NULL;
@@ -663,12 +666,12 @@ int merge_dir(const char *dir, const rp_merge_opts *o, rp_profile *p)
         int has_file = fi < nfiles && franks[fi] == r;
         for (uint32_t j = 0; j < pick.n_left && !has_file; j++)
             has_file = pick.left_ranks[j] == r;   /* named above as left out */
-        if (!has_file && !o->quiet && shown < MAX_MISSING_LINES) {
+        if (!has_file && !o->quiet && !o->only && shown < MAX_MISSING_LINES) {
             fprintf(stderr, "%s: %s/rank-%05u.rpp: missing\n", o->prog, dir, r);
             shown++;
         }
     }
-    if (nm > 0)
+    if (nm > 0 && !o->only)
         fprintf(stderr, "%s: %s: %u of %u ranks missing or unreadable; merged the other %u\n",
                 o->prog, dir, nm, f->nranks, s.ranks_present);
     if (s.stats_differ)

@@ -13,6 +13,11 @@ typedef struct rp_merge_opts {
     int newest_job;     /* rank files of several jobs (rankfiles.h): 1 merge the
                          * newest job's and leave the others out, naming them;
                          * 0 refuse (name them, merge nothing) */
+    const uint8_t *only; /* bit r (only[r / 8] >> r % 8) set: merge rank r; NULL:
+                          * every rank.  A subset's profile (rp-report's POP loss
+                          * lists: one rank, the critical path's ranks) says
+                          * nothing of the ranks left out on stderr */
+    uint32_t only_n;     /* bits in only: ranks from only_n up are left out */
 } rp_merge_opts;
 
 /* Reads every DIR/rank-<digits>.rpp of one job (o->newest_job), names each

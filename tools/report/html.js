@@ -52,6 +52,57 @@
   section('warnings', 'Warnings', [D.warnings.length ? wl :
     el('p', {'class': 'ok', text: 'No losses: every counter that means lost or approximate data is 0.'})]);
 
+  // POP efficiency factors (doc/report.md): a bar per factor, the code behind each loss
+  var P = D.pop;
+  if (P) {
+    var pt = el('table', {id: 'pop-table'}, [el('tr', {}, ['factor', 'value', '', 'loss [s]', '= ratio']
+      .map(function (h) { return el('th', {text: h}); }))]);
+    var S = function (x) { return fx(x, 3) + ' s'; };
+    [['parallel_efficiency', 'Parallel efficiency', 0, null, 'load balance x communication efficiency'],
+     ['load_balance', 'Load balance', 1, 'load_balance', 'mean comp ' + S(P.mean_computation_seconds) +
+       ' / max comp ' + S(P.max_computation_seconds) + ' (rank ' + P.busiest_rank + ')'],
+     ['communication_efficiency', 'Communication efficiency', 1, 'communication_efficiency',
+       'max comp / runtime ' + S(P.runtime_seconds)],
+     ['serialisation_efficiency', 'Serialisation efficiency', 2, 'serialisation_efficiency',
+       'max comp / critical path ' + (P.critical_path_seconds === null ? '-' : S(P.critical_path_seconds))],
+     ['transfer_efficiency', 'Transfer efficiency', 2, 'transfer_efficiency', 'critical path / runtime']
+    ].forEach(function (f) {
+      var v = P[f[0]], loss = f[3] ? P.loss_seconds[f[3]] : null;
+      pt.appendChild(el('tr', {'class': 'pop-row', 'data-factor': f[0]}, [
+        el('td', {'class': 'l', style: 'padding-left:' + (f[2] * 16) + 'px', text: f[1]}),
+        el('td', {'class': 'pop-value', text: v === null ? '-' : fx(v, 3)}),
+        el('td', {'class': 'l'}, [el('span', {'class': 'bar', style: 'width:' +
+          (v === null ? 0 : Math.round(200 * Math.min(1, Math.max(0, v)))) + 'px;background:' +
+          (v === null || v >= 0.8 ? '#2ca02c' : v >= 0.6 ? '#ff7f0e' : '#d62728')})]),
+        el('td', {text: loss === null || loss === undefined ? '' : fx(loss, 3)}),
+        el('td', {'class': 'l', text: f[4]})]));
+    });
+    var pk = [pt, el('p', {'class': 'note', text: 'comp: a rank\'s ' + P.computation +
+      ' task time (outside MPI and rpprof); runtime: the longest rank\'s wall time; critical path: the 100% ' +
+      'path\'s cost summed over phases.'})];
+    var LC = P.loss_code;
+    if (LC) {
+      [['load_balance', 'Load balance: lines rank ' + LC.busiest_rank + ' (busiest) computes longer than the mean rank'],
+       ['serialisation_efficiency', 'Serialisation: lines that make the critical path longer than rank ' +
+         LC.busiest_rank + '\'s computation'],
+       ['transfer_efficiency', 'Transfer: MPI time by call site on the ' + LC.critical_path_ranks +
+         ' ranks of the critical path']].forEach(function (x) {
+        var lt = el('table', {'class': 'pop-loss', 'data-factor': x[0]}, [el('tr', {}, ['seconds', 'samples', 'line']
+          .map(function (h) { return el('th', {text: h}); }))]);
+        LC[x[0]].forEach(function (r) {
+          lt.appendChild(el('tr', {}, [el('td', {text: fx(r.seconds, 3) + (r.within_noise ? ' ~' : '')}),
+            el('td', {text: String(r.samples)}), el('td', {'class': 'l', text: r.name})]));
+        });
+        pk.push(el('h3', {text: x[1]}), lt);
+      });
+      pk.push(el('p', {'class': 'note', text: 'Sampled time by source line; ~: the difference is within sampling noise (2 sigma).'}));
+    }
+    section('pop', 'POP efficiency factors (whole run)', pk);
+  } else {
+    section('pop', 'POP efficiency factors', [el('p', {'class': 'note',
+      text: 'Need the rank files\' per-rank task time (run rp-report on the measurement directory).'})]);
+  }
+
   // distribution
   var dt = el('table', {id: 'distribution-table'}, [el('tr', {}, ['percentile', 'cost [s]', '% wall',
     'phase min [s]', 'median [s]', 'max [s]', 'samples', 'what it is', ''].map(function (h) { return el('th', {text: h}); }))]);

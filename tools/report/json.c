@@ -7,6 +7,7 @@
 #include "report/sites.h"
 #include "report/phases.h"
 #include "report/json.h"
+#include "report/popview.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -220,6 +221,8 @@ int report_json(FILE *f, const rp_profile *p, const rp_report_opts *o)
     fprintf(f, ", \"contexts_folded\": {\"count\": %u, \"min_share_percent\": ", p->n_folded);
     jnum(f, p->min_share_pct);
     fputc('}', f);
+    fputs(", \"pop\": ", f);   /* POP factors (doc/report.md), null without rank files */
+    popview_json(f, p, o, jstr);
     fputs(", \"counters\": {", f);
     for (uint32_t i = 0; i < p->n_counters; i++) {
         if (i)

@@ -99,6 +99,9 @@ typedef struct rp_report_opts {
     /* path and trace modes: the rank files' full paths (paths.h), for the
      * per-phase view; NULL otherwise */
     const struct rp_run *run;
+    /* the code behind each POP factor's loss (poploss.h), when the rank
+     * files could be merged by subsets; NULL otherwise */
+    const struct rp_poploss *poploss;
 } rp_report_opts;
 
 

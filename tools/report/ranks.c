@@ -45,6 +45,7 @@ int32_t ranks_load(const char *dir, uint32_t nranks, rp_rankrow **out)
         x->wall_ns = d.wall_ns;
         x->task_ns = col_total(&d, RP_MET_RANK);
         x->mpi_ns = col_total(&d, RP_MET_MPI);
+        x->path0_ns = col_total(&d, RP_MET_PATH0);   /* 0 when the column is absent */
         for (uint32_t c = 0; c < d.n_counters; c++) {
             const rp_counter *ct = &d.counters[c];
             if (!strncmp(ct->name, "samples", sizeof ct->name))

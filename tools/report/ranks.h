@@ -18,6 +18,7 @@ typedef struct rp_rankrow {
     int64_t  task_ns;      /* time outside MPI event calls */
     int64_t  mpi_ns;       /* time inside them, waiting included */
     uint64_t samples;      /* the rank's "samples" counter (task and MPI) */
+    int64_t  path0_ns;     /* sampled time of the critical (100 %) path on this rank */
     int      has_cpu;      /* the rank file has the two counters below */
     int64_t  cpu_ns;       /* main_thread_cpu_us: CPU time of the MPI thread */
     uint64_t invol_csw;    /* main_thread_involuntary_switches */

@@ -19,6 +19,8 @@
 #include "report/warnings.h"
 #include "core/show.h"
 #include "report/whatif.h"
+#include "report/popview.h"
+#include "report/poploss.h"
 #include "report/text.h"
 #include "report/json.h"
 #include "report/folded.h"
@@ -55,6 +57,9 @@ static const char usage_bins[] =
 static const char usage_tail[] =
     "      --what-if FUNCTION=PERCENT, --what-if FILE:LINE=PERCENT\n"
     "                     estimate the critical path if that code were faster\n"
+    "      --what-if network, --what-if balance\n"
+    "                     predict the runtime with a perfect network or perfect\n"
+    "                       load balance (POP factors; needs DIR)\n"
     "      --digits N     critpath: task seconds with N decimals (0..9)\n"
     "      --phase N      dot: only phase N\n"
     "      --min-share P  when merging rank files: fold contexts under P %\n"
@@ -137,7 +142,7 @@ static int load(const char *arg, double min_share, rp_profile *p)
                 "in memory\n", shown);
     }
     free(prof);
-    rp_merge_opts o = {"rp-report", 0, min_share, 1};
+    rp_merge_opts o = {"rp-report", 0, min_share, 1, NULL, 0};
     return merge_dir(arg, &o, p);
 }
 
@@ -188,7 +193,7 @@ int main(int argc, char **argv)
     uint32_t digits = 0, check_bins = 0;
     int64_t phase = -1;
     rp_whatif whatif[8];
-    int nwhatif = 0;
+    int nwhatif = 0, pop_network = 0, pop_balance = 0;
     rp_report_opts o = {.top = 10, .path = 0, .path_col = -1, .threshold = 1.0};
     double min_share = RP_PRUNE_DEFAULT_PCT;
     for (int i = 1; i < argc; i++) {
@@ -252,6 +257,10 @@ int main(int argc, char **argv)
             phase = ph;
         } else if (opt == 7) {
             char err[300];
+            if (!strcmp(val, "network") || !strcmp(val, "balance")) {   /* POP predictions */
+                *(!strcmp(val, "network") ? &pop_network : &pop_balance) = 1;
+                continue;
+            }
             if (nwhatif == 8) {
                 fprintf(stderr, "rp-report: at most 8 --what-if\n");
                 return 2;
@@ -333,7 +342,8 @@ int main(int argc, char **argv)
                 "(--format json), not %s\n", fmt);
         return 2;
     }
-    if (nwhatif && (strcmp(fmt, "text") || check || path_s)) {
+    int any_whatif = nwhatif || pop_network || pop_balance;
+    if (any_whatif && (strcmp(fmt, "text") || check || path_s)) {
         fprintf(stderr, "rp-report: --what-if prints its own text; no --format, --check or "
                 "--path with it\n");
         return 2;
@@ -416,9 +426,40 @@ int main(int argc, char **argv)
         free(rows);
         return 2;
     }
+    /* the code behind each POP factor's loss: profiles of the busiest rank
+     * and of the critical path's ranks, merged from their files */
+    rp_poploss ploss;
+    int have_ploss = 0;
+    if (isdir && rows && (!strcmp(fmt, "text") || !strcmp(fmt, "json") || !strcmp(fmt, "html")) &&
+        !any_whatif) {
+        rp_popin pin;
+        popview_inputs(&p, &o, &pin);
+        uint32_t *rk = malloc((o.nranks_rows + 1) * sizeof *rk);
+        int64_t *p0 = malloc((o.nranks_rows + 1) * sizeof *p0);
+        for (uint32_t i = 0; rk && p0 && i < o.nranks_rows; i++) {
+            rk[i] = rows[i].rank;
+            p0[i] = rows[i].path0_ns;
+        }
+        if (pin.ok && rk && p0 && p.mode == RP_MODE_PROF &&
+            poploss_compute(arg, &p, &pin.pop, rk, p0, o.nranks_rows, 5, &ploss) == 0) {
+            have_ploss = 1;
+            o.poploss = &ploss;
+        }
+        free(rk);
+        free(p0);
+    }
     int rc;
-    if (nwhatif)
-        rc = what_if(out, &p, have_run ? &run : NULL, whatif, nwhatif);
+    if (any_whatif) {
+        /* the code targets first: what_if prints the warnings ahead of all */
+        rc = nwhatif ? what_if(out, &p, have_run ? &run : NULL, whatif, nwhatif) : 0;
+        if (rc == 0 && (pop_network || pop_balance)) {
+            if (nwhatif)
+                fputc('\n', out);
+            else
+                report_warnings_print(out, "", p.counters, p.n_counters);
+            rc = popview_whatif_text(out, &p, &o, pop_network, pop_balance) ? 3 : 0;
+        }
+    }
     else if (!strcmp(fmt, "json"))
         rc = report_json(out, &p, &o);
     else if (!strcmp(fmt, "html"))
@@ -447,6 +488,8 @@ int main(int argc, char **argv)
     profile_free(&p);
     free(rows);
     free(slot);
+    if (have_ploss)
+        poploss_free(&ploss);
     if (have_run)
         run_free(&run);
     if (rc == 3)   /* --what-if: a target not found (said on stderr) */

@@ -16,6 +16,7 @@
 #include "report/ranks.h"
 #include "report/sites.h"
 #include "report/text.h"
+#include "report/popview.h"
 #include "core/show.h"
 
 #include <math.h>
@@ -468,6 +469,7 @@ static int cct(FILE *f, const rp_profile *p, const rp_report_opts *o)
 int report_text(FILE *f, const rp_profile *p, const rp_report_opts *o)
 {
     header(f, p, o);
+    popview_text(f, p, o);   /* the first table: where the parallel efficiency goes */
     distribution(f, p);
     int64_t sampled = report_total(p, RP_MET_RANK);
     fprintf(f, "\nSamples: %.3f s of task time over all ranks, %.3f s inside MPI (%llu samples)\n",

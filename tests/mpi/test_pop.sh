@@ -1,0 +1,85 @@
+#!/bin/bash
+# The POP factors on MPI runs whose factors are known by construction
+# (work is wall-clock sleep, rptest.h, so oversubscribed cores keep it):
+#  * mpi_bsp (rank r works base*(1+r), then MPI_Allreduce): at 4 ranks
+#    mean/max computation = 2.5/4, LB = 0.625, and the critical path is
+#    rank 3's work: SerE = 1;
+#  * mpi_wavefront SWEEPS NB B (a pipeline down and up a chain of P ranks,
+#    blocks of B and 1.5 B, rank 0 B more a sweep): rank 0 computes
+#    B + 2.5 B NB a sweep while the critical path, filling and draining the
+#    pipeline, costs B + 2.5 B (NB + P - 1): SerE = 26 / 33.5 = 0.776 at
+#    NB = 10, P = 4.
+# Each within 0.04, computation exact, and the loss lists filled: the
+# wavefront's transfer list names MPI_Recv.  In trace mode (every task
+# recorded) mpi_bsp's factors per phase: LB 0.625 and SerE 1 in each
+# iteration's phase.
+if [ -z "${BASH_VERSION:-}" ]; then exec bash "$0" "$@"; fi
+RP_TIMING=1
+. "$(dirname "$0")/mpirun.sh"
+
+BSP=$RP_TESTS_BIN/mpi_bsp
+WAVE=$RP_TESTS_BIN/mpi_wavefront
+rp_require "$BSP" "$WAVE" "$RP_LIB" "$RP_BINDIR/rp-report"
+
+pop_case() { # WHAT PY-CHECKS [VAR=VAL ...] -- PROG ARGS
+    local what=$1 checks=$2
+    shift 2
+    rp_prof 4 shm "$@"
+    rp_expect_report "$what" || return
+    local out
+    if out=$("$PYTHON" - "$RP_JSON" "$checks" 2>&1 <<'PY'
+import json, sys
+pop = json.load(open(sys.argv[1]))["pop"]
+bad = []
+if pop is None:
+    print("no pop object"); sys.exit(1)
+if pop["computation"] != "exact":
+    bad.append("computation is " + pop["computation"])
+lc = pop["loss_code"]
+for c in sys.argv[2].split(";"):
+    if c.startswith("phases,"):   # every iteration phase (critical path >= 10 ms) of trace mode
+        _, key, want, tol = c.split(",")
+        ph = [x for x in (pop["per_phase"] or []) if x["critical_path_seconds"] >= 0.01]
+        off = [x for x in ph if abs(x[key] - float(want)) > float(tol)]
+        ok = len(ph) >= 8 and not off
+        print(("ok" if ok else "BAD") + f": {len(ph)} phases' {key} within {tol} of {want}"
+              + (f"; off: {off}" if off else ""))
+        if not ok:
+            bad.append("per-phase " + key)
+        continue
+    if c.startswith("te_top,"):   # the transfer list's first MPI call
+        call = c.split(",")[1]
+        top = lc["transfer_efficiency"][0]["name"] if lc and lc["transfer_efficiency"] else ""
+        print(("ok" if top.startswith(call) else "BAD") + f": transfer list top {top!r}")
+        if not top.startswith(call):
+            bad.append("transfer list top")
+        continue
+    key, want, tol = c.split(",")
+    got = pop[key]
+    ok = got is not None and abs(got - float(want)) <= float(tol)
+    print(("ok" if ok else "BAD") + f": {key} = {got} (want {want} +- {tol})")
+    if not ok:
+        bad.append(key)
+if "phases," in sys.argv[2]:
+    if lc is not None:
+        bad.append("trace mode has no sampled loss lists")
+elif lc is None or not lc["load_balance"] or not lc["transfer_efficiency"]:
+    bad.append("no loss lists")
+sys.exit(1 if bad else 0)
+PY
+    ); then
+        rp_pass "$what: $(echo "$out" | tr '\n' ' ')"
+    else
+        rp_fail "$what: $out"
+    fi
+}
+
+rp_timed pop_case "bsp np=4: LB 0.625, SerE 1" \
+    "load_balance,0.625,0.04;serialisation_efficiency,1.0,0.04" -- "$BSP" 8 20
+rp_timed pop_case "wavefront np=4: SerE 0.776" \
+    "serialisation_efficiency,0.776,0.04;load_balance,0.971,0.04;te_top,MPI_Recv" -- "$WAVE" 4 10 2000
+# trace mode: the same per phase (each iteration a phase: LB 0.625, SerE 1)
+rp_timed pop_case "bsp np=4 trace: per phase LB 0.625, SerE 1" \
+    "load_balance,0.625,0.04;phases,load_balance,0.625,0.04;phases,serialisation_efficiency,1.0,0.04" \
+    RP_MODE=trace -- "$BSP" 8 20
+rp_finish

@@ -6,6 +6,7 @@
 #   targets: rpfile  (rank-file reader, lib/format/rpfile.c)
 #            profile (merged-profile reader, tools/common/profile.c)
 #            pathset (path-set wire decoder, lib/core/wire.c)
+#            chain   (path mode's phase-end walk records, lib/core/chain.c)
 #
 # Environment: FUZZ_BUILD (build and work directory, default
 # ${TMPDIR:-/tmp}/rpfuzz), CC (default clang), FUZZ_JOBS (parallel fuzzing
@@ -19,7 +20,7 @@ TOP=$(cd "$HERE/../../.." && pwd)
 SECS=${1:-60}
 shift || true
 TARGETS=("$@")
-[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(rpfile profile pathset)
+[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(rpfile profile pathset chain)
 B=${FUZZ_BUILD:-${TMPDIR:-/tmp}/rpfuzz}
 CC=${CC:-clang}
 mkdir -p "$B"
@@ -41,7 +42,7 @@ build() { # TARGET EXTRA_SOURCES
 status=0
 for t in "${TARGETS[@]}"; do
     case $t in
-    rpfile | pathset) build "$t" "" || { status=1; continue; } ;;
+    rpfile | pathset | chain) build "$t" "" || { status=1; continue; } ;;
     profile) build "$t" "$TOP/tools/common/profile.c" || { status=1; continue; } ;;
     *) echo "unknown target $t"; status=1; continue ;;
     esac

@@ -35,13 +35,14 @@
 
 #define REC_HDR 24u
 
-int chain_init(rp_chain *c, uint32_t me, uint64_t max_iv)
+int chain_init(rp_chain *c, uint32_t me, uint64_t max_iv, uint32_t first)
 {
     memset(c, 0, sizeof *c);
     if (me & RP_IV_LINK)
         return -1;
     c->me = me;
     c->max_iv = max_iv;
+    c->base = first & 0x7fffffffu;   /* 2^31 numbers left above it */
     return 0;
 }
 

@@ -24,8 +24,11 @@ typedef struct rp_chain {
 } rp_chain;
 
 /* An empty chain for rank me keeping at most max_iv intervals a phase
- * (storage grows on demand).  0, or -1 (me does not fit a link). */
-int  chain_init(rp_chain *c, uint32_t me, uint64_t max_iv);
+ * (storage grows on demand); its segments are numbered from first (below
+ * 2^31; a number drawn per process, so a link from another job's
+ * process - a spawned world has its own rank numbers - is very unlikely to
+ * name one of ours).  0, or -1 (me does not fit a link). */
+int  chain_init(rp_chain *c, uint32_t me, uint64_t max_iv, uint32_t first);
 void chain_free(rp_chain *c);
 /* Phase end, after the walk: forget the phase's segments. */
 void chain_reset(rp_chain *c);

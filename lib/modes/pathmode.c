@@ -4,7 +4,9 @@
  * Per-task details that do not fit an rp_item live in a parallel array. */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "core/chain.h"
+#include "core/clock.h"
 #include "core/counters.h"
 #include "core/select.h"
 #include "core/summary.h"
@@ -88,7 +90,9 @@ static int pathmode_init(rp_state *st, int init_fn, int trace)
     g_trace = trace;
     meta = calloc(st->items.cap, sizeof *meta);
     last_fn = (uint16_t)init_fn;
-    if (chain_init(&chain, st->rank, trace ? 0 : st->cfg.chain) != 0)
+    /* segment numbers from a per-process start (chain.h) */
+    uint64_t h = (uint64_t)getpid() * 0x9e3779b97f4a7c15ull ^ (uint64_t)rp_now_ns();
+    if (chain_init(&chain, st->rank, trace ? 0 : st->cfg.chain, (uint32_t)(h >> 33)) != 0)
         chain.max_iv = 0;
     return meta ? 0 : -1;
 }

@@ -136,7 +136,7 @@ static void test_random(void)
         for (uint32_t q = 0; q < s.nr; q++) {
             CHECK_EQ(pathset_init(&s.c[q], K, s.cap), 0);
             CHECK_EQ(pathset_init(&s.r[q], K, REF_CAP), 0);
-            CHECK_EQ(chain_init(&s.ch[q], q, 1u << 20), 0);
+            CHECK_EQ(chain_init(&s.ch[q], q, 1u << 20, (uint32_t)rnd(&seed)), 0);
             s.rng[q] = q + 1;
         }
         sim_reset(&s);
@@ -176,7 +176,7 @@ static void test_bound(void)
     uint64_t rng = 1;
     CHECK_EQ(pathset_init(&ps, 1, 3), 0);
     pathset_reset(&ps);
-    CHECK_EQ(chain_init(&c, 1, 5), 0);
+    CHECK_EQ(chain_init(&c, 1, 5, 0), 0);
     /* items 0, 2, 4, ...: every one opens an interval */
     uint64_t lost = 0;
     for (uint16_t i = 0; i < 40 && !lost; i += 2)
@@ -187,14 +187,14 @@ static void test_bound(void)
     CHECK(c.n_iv <= 5);
     /* chains off: the paper's rule, and not counted as refused */
     rp_chain off;
-    CHECK_EQ(chain_init(&off, 2, 0), 0);
+    CHECK_EQ(chain_init(&off, 2, 0, 0), 0);
     pathset_reset(&ps);
     lost = 0;
     for (uint16_t i = 0; i < 40 && !lost; i += 2)
         lost = chain_extend(&off, &ps, 2, i, &rng);
     CHECK_EQ(lost, 1);
     CHECK_EQ(off.refused, 0);
-    CHECK_EQ(chain_init(&off, RP_IV_LINK, 10), -1);   /* a rank a link cannot name */
+    CHECK_EQ(chain_init(&off, RP_IV_LINK, 10, 0), -1);   /* a rank a link cannot name */
     chain_free(&c);
     pathset_free(&ps);
 }
@@ -208,7 +208,7 @@ static void test_broken(void)
     uint64_t rng = 1;
     CHECK_EQ(pathset_init(&ps, 2, 2), 0);
     pathset_reset(&ps);
-    CHECK_EQ(chain_init(&c, 0, 1000), 0);
+    CHECK_EQ(chain_init(&c, 0, 1000, 0x7ffffff0u), 0);
     for (uint16_t i = 0; i < 10; i += 2)
         chain_extend(&c, &ps, 0, i, &rng);
     CHECK(rp_iv_is_link(&ps.p[0].iv[0]));
@@ -228,7 +228,7 @@ static void test_broken(void)
 
     /* a link nobody answers (its owner is not in the job) */
     rp_chain c1;
-    CHECK_EQ(chain_init(&c1, 1, 1000), 0);
+    CHECK_EQ(chain_init(&c1, 1, 1000, 65530), 0);
     pathset_reset(&ps);
     for (uint16_t i = 0; i < 10; i += 2)
         chain_extend(&c1, &ps, 1, i, &rng);

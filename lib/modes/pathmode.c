@@ -41,7 +41,7 @@ static rp_edge   *edges;
 static uint64_t   n_edges, cap_edges;
 static uint64_t   eager_tasks, alloc_failures, paths_overflowed;
 static rp_chain   chain;              /* path mode: segments of full summaries */
-static uint64_t   chain_rounds, chains_broken, chain_peak, chain_segments;
+static uint64_t   chain_rounds, chains_broken, chain_peak, chain_segments, chain_walk_ns;
 static rp_state  *g_st;               /* pathmode_init */
 static int        g_trace;            /* 1: trace mode, 0: path mode */
 
@@ -271,6 +271,9 @@ static void pathmode_nbc_done(rp_comm *c, int kind, int root, uint64_t no)
 static void walk_chains(const rp_pathset *ps, rp_chain_walk *w)
 {
     chain_walk_begin(w, ps);   /* out of memory: w->nomem, the rounds still run */
+    if (!chain_walk_pending(w))
+        return;
+    int64_t t0 = rp_now_ns();
     while (chain_walk_pending(w)) {
         uint8_t *mine = NULL, *all = NULL;
         size_t len = 0, all_len = 0;
@@ -284,6 +287,7 @@ static void walk_chains(const rp_pathset *ps, rp_chain_walk *w)
         free(all);
         chain_rounds++;
     }
+    chain_walk_ns += (uint64_t)(rp_now_ns() - t0);
 }
 
 /* Mark my tasks on path j (intervals iv[0..n) of the whole path). */
@@ -423,6 +427,7 @@ static void pathmode_export(struct rp_rankdata *d)
     rp_counters[RP_CNT_CHAIN_PEAK] = chain_peak;
     rp_counters[RP_CNT_CHAIN_ROUNDS] = g_st->rank == 0 ? chain_rounds : 0;
     rp_counters[RP_CNT_CHAIN_FULL] = chain.refused;
+    rp_counters[RP_CNT_CHAIN_WALK_NS] = chain_walk_ns;
     rp_counters[RP_CNT_CHAIN_BROKEN] = chains_broken;
 }
 

@@ -70,7 +70,10 @@ check(cp["contexts"] and set(cp["contexts"][0]) == {
     "within_noise"}, "context keys")
 check(cp["functions"] and set(cp["functions"][0]) == {
     "function", "before_seconds", "after_seconds", "change_seconds", "samples_before",
-    "samples_after", "within_noise"}, "function keys")
+    "samples_after", "within_noise", "on_every_context"}, "function keys")
+check(any(f["function"] == "rp_test_caller" and f["on_every_context"] for f in cp["functions"])
+      and any(f["function"] == "rp_test_compute" and not f["on_every_context"]
+              for f in cp["functions"]), "functions: the one on every context is marked")
 check(d["per_rank"] and set(d["per_rank"][0]) == {
     "rank", "task_before_seconds", "task_after_seconds", "task_change_seconds",
     "mpi_before_seconds", "mpi_after_seconds", "mpi_change_seconds", "times"}, "per-rank keys")

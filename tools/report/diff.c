@@ -321,6 +321,11 @@ int32_t diff_functions(const rp_diffctx *c, int32_t n, double wa, double wb, rp_
         }
     }
     qsort(v, np, sizeof *v, cmp_fpair);
+    /* contexts of code: not "<unknown>" nor "<contexts under 0.1 %>", which
+     * no function is on */
+    int32_t nreal = 0;
+    for (int32_t i = 0; i < n; i++)
+        nreal += c[i].funcs[0] != '<';
     rp_difffunc *d = calloc(np ? np : 1, sizeof *d);
     int32_t m = 0;
     for (size_t i = 0; d && i < np; i++) {
@@ -339,6 +344,7 @@ int32_t diff_functions(const rp_diffctx *c, int32_t n, double wa, double wb, rp_
         }
         d[m - 1].a_ns += c[v[i].ctx].excl_a;
         d[m - 1].b_ns += c[v[i].ctx].excl_b;
+        d[m - 1].everywhere++;   /* contexts counted; compared with n below */
     }
     free(v);
     if (!d)
@@ -349,6 +355,7 @@ int32_t diff_functions(const rp_diffctx *c, int32_t n, double wa, double wb, rp_
         d[i].noise = d[i].a_ns == d[i].b_ns ||
                      precision_within_noise((double)d[i].a_ns, d[i].samples_a,
                                             (double)d[i].b_ns, d[i].samples_b);
+        d[i].everywhere = nreal > 1 && d[i].everywhere == nreal;
     }
     qsort(d, (size_t)m, sizeof *d, cmp_dfunc);
     *out = d;

@@ -54,6 +54,9 @@ typedef struct rp_difffunc {
     int64_t  a_ns, b_ns;
     double   samples_a, samples_b;
     int      noise;
+    int      everywhere;   /* on every context of the list but the pseudo-
+                              frames <unknown> and <contexts under ...>
+                              (main, _start): it carries the whole change */
 } rp_difffunc;
 /* From diff_contexts' list of one column; wa, wb: each run's mean sample
  * weight (precision_weight_ns).  Largest |b_ns - a_ns| first. */

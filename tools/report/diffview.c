@@ -118,9 +118,11 @@ static int text_funcs(FILE *f, const rp_diffctx *c, int32_t n, const rp_diffrun 
                                &d);
     if (m < 0)
         return -1;
-    fprintf(f, "  by function (inclusive: every context the function is on):\n");
-    for (int32_t i = 0; i < m && (uint32_t)i < top; i++)
-        fprintf(f, "  %10.4f %10.4f %+10.4f%c %8.0f %8.0f  %s\n", secs(d[i].a_ns), secs(d[i].b_ns),
+    fprintf(f, "  by function (inclusive: every context the function is on; those on every "
+               "context, such as main, left out):\n");
+    for (int32_t i = 0, shown = 0; i < m && (uint32_t)shown < top; i++)
+        if (!d[i].everywhere && ++shown)
+            fprintf(f, "  %10.4f %10.4f %+10.4f%c %8.0f %8.0f  %s\n", secs(d[i].a_ns), secs(d[i].b_ns),
                 secs(d[i].b_ns - d[i].a_ns), d[i].noise ? '~' : ' ', d[i].samples_a,
                 d[i].samples_b, d[i].name);
     diff_functions_free(d, m);
@@ -396,8 +398,9 @@ static int json_ctx(FILE *f, const rp_profile *x, const rp_profile *y, uint32_t 
         jnum(f, secs(d[i].b_ns));
         fputs(", \"change_seconds\": ", f);
         jnum(f, secs(d[i].b_ns - d[i].a_ns));
-        fprintf(f, ", \"samples_before\": %.0f, \"samples_after\": %.0f, \"within_noise\": %s}",
-                d[i].samples_a, d[i].samples_b, d[i].noise ? "true" : "false");
+        fprintf(f, ", \"samples_before\": %.0f, \"samples_after\": %.0f, \"within_noise\": %s, "
+                   "\"on_every_context\": %s}", d[i].samples_a, d[i].samples_b,
+                d[i].noise ? "true" : "false", d[i].everywhere ? "true" : "false");
     }
     fputc(']', f);
     diff_functions_free(d, m);

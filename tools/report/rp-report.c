@@ -38,7 +38,6 @@
  * that every option parsed below is in both. */
 static const char usage_text[] =
     "Usage: rp-report [OPTION]... DIR|PROFILE\n"
-    "  or:  rp-report --diff [OPTION]... BEFORE AFTER\n"
     "Report the representative paths of an rpprof measurement directory DIR\n"
     "(its rank files, or DIR/profile.rpm if up to date) or of a merged PROFILE.\n"
     "\n"
@@ -51,9 +50,7 @@ static const char usage_text[] =
     "  -t, --threshold P  text tree: hide contexts under P % (default 1)\n"
     "  -c, --check        check the online paths against the task graph (trace)\n"
     "                       or their tasks (path mode); exit 1 if they differ\n"
-    "      --diff         compare two runs BEFORE AFTER (directories or profiles):\n"
-    "                       paths, POP factors, per-rank times, and the contexts\n"
-    "                       and MPI call sites that changed (text, json)\n";
+    "      --diff BEFORE AFTER  compare two runs: what changed, beyond noise\n";
 
 /* --check-bins' line: its range from oracle.h */
 static const char usage_bins[] =

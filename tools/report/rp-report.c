@@ -25,6 +25,7 @@
 #include "report/json.h"
 #include "report/folded.h"
 #include "report/diffview.h"
+#include "report/diffhtml.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -240,8 +241,8 @@ static void diff_unload(diffload *d)
 static int diff_main(const char *a, const char *b, const char *fmt, const char *outfile,
                      uint32_t top, double min_share)
 {
-    if (strcmp(fmt, "text") && strcmp(fmt, "json")) {
-        fprintf(stderr, "rp-report: --diff prints text or JSON (--format json), not %s\n", fmt);
+    if (strcmp(fmt, "text") && strcmp(fmt, "json") && strcmp(fmt, "html")) {
+        fprintf(stderr, "rp-report: --diff prints text, json or html, not %s\n", fmt);
         return 2;
     }
     diffload x, y;
@@ -260,8 +261,9 @@ static int diff_main(const char *a, const char *b, const char *fmt, const char *
     }
     rp_diffrun ra = {{&x.p, x.cost, x.rows, (uint32_t)x.nrows}, a};
     rp_diffrun rb = {{&y.p, y.cost, y.rows, (uint32_t)y.nrows}, b};
-    int rc = !strcmp(fmt, "json") ? diffview_json(out, &ra, &rb, top, report_json_string)
-                                  : diffview_text(out, &ra, &rb, top);
+    int rc = !strcmp(fmt, "json")   ? diffview_json(out, &ra, &rb, top, report_json_string)
+             : !strcmp(fmt, "html") ? diffview_html(out, &ra, &rb)
+                                    : diffview_text(out, &ra, &rb, top);
     diff_unload(&x);
     diff_unload(&y);
     if (fflush(out) != 0 || rc != 0 || (out != stdout && fclose(out) != 0)) {

@@ -194,24 +194,50 @@ static void text_pop(FILE *f, const rp_diffrun *a, const rp_diffrun *b)
                 secs(ib[i] - ia[i]));
 }
 
-static void text_ranks(FILE *f, const rp_diffrun *a, const rp_diffrun *b)
+/* a rank's row in the text: |task-time change| orders them (a rank
+ * missing after first) */
+typedef struct rankord {
+    uint32_t i;
+    int64_t  key;
+} rankord;
+
+static int cmp_rankord(const void *x, const void *y)
+{
+    const rankord *a = x, *b = y;
+    if (a->key != b->key)
+        return a->key > b->key ? -1 : 1;
+    return a->i < b->i ? -1 : a->i > b->i;
+}
+
+static int text_ranks(FILE *f, const rp_diffrun *a, const rp_diffrun *b, uint32_t top)
 {
     const char *why = ranks_reason(a, b);
     if (why) {
         fprintf(f, "\nPer rank: not compared (%s)\n", why);
-        return;
+        return 0;
     }
+    uint32_t n = a->s.nranks_rows;
+    rankord *o = malloc((n ? n : 1) * sizeof *o);
+    if (!o)
+        return -1;
+    for (uint32_t i = 0; i < n; i++) {
+        const rp_rankrow *x = &a->s.ranks[i], *y = find_rank(&b->s, x->rank);
+        int64_t d = y ? y->task_ns - x->task_ns : INT64_MAX;
+        o[i] = (rankord){i, d < 0 ? -d : d};
+    }
+    qsort(o, n, sizeof *o, cmp_rankord);
     int exact = 1;
     for (uint32_t i = 0; i < a->s.nranks_rows; i++)
         exact &= a->s.ranks[i].exact;
     for (uint32_t i = 0; i < b->s.nranks_rows; i++)
         exact &= b->s.ranks[i].exact;
     fprintf(f, "\nPer rank (%s: task = time outside MPI calls, MPI = inside them, waiting "
-               "included)\n", exact ? "exact" : "partly SAMPLED");
+               "included;\n  the largest task-time changes first)\n",
+            exact ? "exact" : "partly SAMPLED");
     fprintf(f, "  %6s %10s %10s %11s %10s %10s %11s\n", "rank", "task bef", "task aft",
             "change [s]", "MPI bef", "MPI aft", "change [s]");
-    for (uint32_t i = 0; i < a->s.nranks_rows; i++) {
-        const rp_rankrow *x = &a->s.ranks[i], *y = find_rank(&b->s, x->rank);
+    for (uint32_t r = 0; r < n && r < top; r++) {
+        const rp_rankrow *x = &a->s.ranks[o[r].i], *y = find_rank(&b->s, x->rank);
         if (!y) {
             fprintf(f, "  %6u %10.4f %10s %11s %10.4f %10s  (no rank file after)\n", x->rank,
                     secs(x->task_ns), "-", "", secs(x->mpi_ns), "-");
@@ -221,6 +247,11 @@ static void text_ranks(FILE *f, const rp_diffrun *a, const rp_diffrun *b)
                 secs(x->task_ns), secs(y->task_ns), secs(y->task_ns - x->task_ns),
                 secs(x->mpi_ns), secs(y->mpi_ns), secs(y->mpi_ns - x->mpi_ns));
     }
+    if (n > top)
+        fprintf(f, "  (%u more ranks with smaller changes; --top shows more, JSON has every "
+                   "rank)\n", n - top);
+    free(o);
+    return 0;
 }
 
 int diffview_text(FILE *f, const rp_diffrun *a, const rp_diffrun *b, uint32_t top)
@@ -278,7 +309,8 @@ int diffview_text(FILE *f, const rp_diffrun *a, const rp_diffrun *b, uint32_t to
             diff_contexts_free(ctx, n);
         }
     }
-    text_ranks(f, a, b);
+    if (text_ranks(f, a, b, top) != 0)
+        return -1;
     if (!(diff_mismatch(&a->s, &b->s) & RP_DIFF_NOSAMPLES)) {
         rp_diffsite *s;
         int32_t n = diff_sites(x, y, &s);

@@ -212,14 +212,16 @@ static int diff_load(const char *arg, double min_share, diffload *d)
     /* the costs the report's path table shows: the path summaries' in
      * path and trace modes, the phase statistics' otherwise */
     rp_run run;
+    int from_run = 0;
     if (isdir && d->p.mode != RP_MODE_PROF && run_load(arg, "rp-report", &run) == 0) {
-        if (run.k == d->p.k && run.nphases > 0)
+        if (run.k == d->p.k && run.nphases > 0) {
             run_slot_costs(&run, d->cost);
+            from_run = 1;
+        }
         run_free(&run);
-    } else {
-        for (uint32_t j = 0; j < d->p.k && j < d->p.stats.k; j++)
-            d->cost[j] = d->p.stats.sum_ns[j];
     }
+    for (uint32_t j = 0; !from_run && j < d->p.k && j < d->p.stats.k; j++)
+        d->cost[j] = d->p.stats.sum_ns[j];
     if (isdir)
         d->nrows = ranks_load(arg, d->p.nranks, &d->rows);
     if (d->nrows <= 0) {

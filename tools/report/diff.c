@@ -95,53 +95,73 @@ static void node_label(const rp_profile *p, const rp_view *v, uint32_t node, cha
     }
 }
 
-static char *join(const char *a, const char *sep, const char *b)
+/* A growing string: append sep (when not empty) and then t. */
+typedef struct dstr {
+    char  *s;
+    size_t len, cap;
+} dstr;
+
+static int dstr_add(dstr *d, const char *sep, const char *t)
 {
-    size_t la = a ? strlen(a) : 0, ls = strlen(sep), lb = strlen(b);
-    char *s = malloc(la + ls + lb + 1);
-    if (!s)
-        return NULL;
-    if (la) {
-        memcpy(s, a, la);
-        memcpy(s + la, sep, ls);
-        memcpy(s + la + ls, b, lb + 1);
-    } else {
-        memcpy(s, b, lb + 1);
+    size_t ls = d->len ? strlen(sep) : 0, lt = strlen(t);
+    if (d->len + ls + lt + 1 > d->cap) {
+        size_t nc = (d->len + ls + lt + 1) * 2;
+        char *n = realloc(d->s, nc);
+        if (!n)
+            return -1;
+        d->s = n;
+        d->cap = nc;
     }
-    return s;
+    memcpy(d->s + d->len, sep, ls);
+    memcpy(d->s + d->len + ls, t, lt + 1);
+    d->len += ls + lt;
+    return 0;
 }
 
-/* Append one row per view node with time in col (paths built top-down:
- * a parent's index is below its children's, so paths[parent] is ready). */
+/* Node i's path from the root (printed frames and function names), built
+ * by walking up its parents: only nodes with exclusive time need one, so
+ * no path is kept for the rest of the tree.  chain: scratch of v->n. */
+static int node_path(const rp_profile *p, const rp_view *v, uint32_t i, uint32_t *chain,
+                     dstr *path, dstr *funcs, char *leaf, size_t ln)
+{
+    uint32_t n = 0;
+    for (uint32_t x = i; x != 0 && x != UINT32_MAX; x = v->nodes[x].parent) {
+        /* view nodes are created parent first (model.c): a parent at or
+         * after its child would be a loop, refused rather than followed */
+        if (n > 0 && x >= chain[n - 1])
+            return -1;
+        chain[n++] = x;
+    }
+    path->len = funcs->len = 0;
+    char buf[4096], fb[4096], lf[1024];
+    while (n-- > 0) {
+        node_label(p, v, chain[n], buf, sizeof buf, lf, sizeof lf, fb, sizeof fb);
+        if (dstr_add(path, " > ", buf) != 0 || dstr_add(funcs, FSEP, fb) != 0)
+            return -1;
+    }
+    snprintf(leaf, ln, "%s", lf);
+    return path->s && funcs->s ? 0 : -1;
+}
+
+/* Append one row per view node with exclusive time in col. */
 static int collect(const rp_profile *p, uint32_t col, int side, ctxrow **rows, uint32_t *nrow,
                    uint32_t *cap)
 {
     rp_view v;
     if (report_view(p, &v) != 0)
         return -1;
-    char **paths = calloc(v.n ? v.n : 1, sizeof *paths);
-    char **fpaths = calloc(v.n ? v.n : 1, sizeof *fpaths);
-    int rc = paths && fpaths ? 0 : -1;
-    char buf[4096], leaf[1024], funcs[4096];
+    uint32_t *chain = malloc((v.n ? v.n : 1) * sizeof *chain);
+    dstr path = {0}, funcs = {0};
+    int rc = chain ? 0 : -1;
+    char leaf[1024];
     for (uint32_t i = 1; rc == 0 && i < v.n; i++) {
-        uint32_t par = v.nodes[i].parent;
-        node_label(p, &v, i, buf, sizeof buf, leaf, sizeof leaf, funcs, sizeof funcs);
-        /* view nodes are created parent first (model.c); a tree that is not
-         * is refused rather than read out of order */
-        if (par != UINT32_MAX && par != 0 && par >= i) {
-            rc = -1;
-            break;
-        }
-        int top = par == UINT32_MAX || par == 0;
-        paths[i] = join(top ? NULL : paths[par], " > ", buf);
-        fpaths[i] = join(top ? NULL : fpaths[par], FSEP, funcs);
-        if (!paths[i] || !fpaths[i]) {
-            rc = -1;
-            break;
-        }
         int64_t ex = v.excl[(size_t)i * v.nm + col], in = v.incl[(size_t)i * v.nm + col];
         if (ex == 0)   /* time only below it: its descendants' rows carry it */
             continue;
+        if (node_path(p, &v, i, chain, &path, &funcs, leaf, sizeof leaf) != 0) {
+            rc = -1;
+            break;
+        }
         if (*nrow == *cap) {
             uint32_t nc = *cap ? *cap * 2 : 256;
             ctxrow *r = realloc(*rows, nc * sizeof *r);
@@ -153,9 +173,9 @@ static int collect(const rp_profile *p, uint32_t col, int side, ctxrow **rows, u
             *cap = nc;
         }
         ctxrow *r = &(*rows)[*nrow];
-        r->path = strdup(paths[i]);
+        r->path = strdup(path.s);
         r->leaf = strdup(leaf);
-        r->funcs = strdup(fpaths[i]);
+        r->funcs = strdup(funcs.s);
         r->side = side;
         r->excl = ex;
         r->incl = in;
@@ -168,12 +188,9 @@ static int collect(const rp_profile *p, uint32_t col, int side, ctxrow **rows, u
         }
         (*nrow)++;
     }
-    for (uint32_t i = 0; paths && fpaths && i < v.n; i++) {
-        free(paths[i]);
-        free(fpaths[i]);
-    }
-    free(paths);
-    free(fpaths);
+    free(chain);
+    free(path.s);
+    free(funcs.s);
     report_view_free(&v);
     return rc;
 }

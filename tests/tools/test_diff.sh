@@ -50,7 +50,7 @@ def load(b):
 
 # the documented field names (doc/report.md, "--diff")
 d, t = load("s1b")
-check(set(d) == {"before", "after", "notes", "levels", "spread", "pop", "critical_path",
+check(set(d) == {"before", "after", "notes", "warnings", "levels", "spread", "pop", "critical_path",
                  "whole_program", "per_rank", "per_rank_omitted", "mpi_call_sites"},
       f"top-level keys {sorted(d)}")
 check(set(d["before"]) == {"source", "program", "ranks", "k", "mode", "select", "wall_seconds"},

@@ -41,6 +41,12 @@
   }
   app.appendChild(el('h1', {text: 'rpprof: two runs compared'}));
   app.appendChild(el('p', {id: 'runs', text: 'before: ' + run(D.before) + '; after: ' + run(D.after)}));
+  ['before', 'after'].forEach(function (w) {
+    if (D.warnings[w].length)
+      app.appendChild(el('ul', {id: 'warnings-' + w}, D.warnings[w].map(function (x) {
+        return el('li', {'class': 'warn', text: w + ': warning: ' + x.counter + ' = ' + x.value + ': ' +
+          x.message + (x.remedy ? '; ' + x.remedy : '')}); })));
+  });
   if (D.notes.length)
     app.appendChild(el('ul', {id: 'notes'}, D.notes.map(function (n) {
       return el('li', {'class': 'warn', text: 'note (' + n.kind + '): ' + n.message}); })));

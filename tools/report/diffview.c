@@ -9,6 +9,7 @@
 #include "report/popview.h"
 #include "report/precision.h"
 #include "report/ranks.h"
+#include "report/warnings.h"
 
 static double secs(int64_t ns) { return (double)ns / 1e9; }
 
@@ -265,6 +266,9 @@ int diffview_text(FILE *f, const rp_diffrun *a, const rp_diffrun *b, uint32_t to
     uint32_t nn = notes(a, b, nt);
     for (uint32_t i = 0; i < nn; i++)
         fprintf(f, "  note: %s\n", nt[i].msg);
+    /* each run's losses (warnings.h), as its own report would warn */
+    report_warnings_print(f, "  before: ", x->counters, x->n_counters);
+    report_warnings_print(f, "  after: ", y->counters, y->n_counters);
 
     rp_difflevel *lv = malloc((x->k ? x->k : 1) * sizeof *lv);
     if (!lv)
@@ -354,6 +358,31 @@ static void json_run(FILE *f, const rp_diffrun *r, void (*jstr)(FILE *, const ch
     fputs(", \"wall_seconds\": ", f);
     jnum(f, secs(p->wall_ns));
     fputc('}', f);
+}
+
+/* one run's warnings: [{counter, value, message, remedy}] as report_json's */
+static int json_warnings(FILE *f, const rp_profile *p, void (*jstr)(FILE *, const char *))
+{
+    uint32_t n = p->n_counters;
+    rp_warning *w = malloc((n ? n : 1) * sizeof *w);
+    if (!w)
+        return -1;
+    uint32_t m = report_warnings(p->counters, n, w, n);
+    fputc('[', f);
+    for (uint32_t i = 0; i < m && i < n; i++) {
+        char name[sizeof p->counters[0].name + 1];
+        snprintf(name, sizeof name, "%.*s", (int)sizeof p->counters[0].name, w[i].counter);
+        fputs(i ? ", {\"counter\": " : "{\"counter\": ", f);
+        jstr(f, name);
+        fprintf(f, ", \"value\": %llu, \"message\": ", (unsigned long long)w[i].value);
+        jstr(f, w[i].meaning);
+        fputs(", \"remedy\": ", f);
+        jstr(f, w[i].remedy);
+        fputc('}', f);
+    }
+    fputc(']', f);
+    free(w);
+    return 0;
 }
 
 static void json_pop1(FILE *f, const rp_popin *in)
@@ -465,7 +494,13 @@ int diffview_json(FILE *f, const rp_diffrun *a, const rp_diffrun *b, uint32_t to
         jstr(f, nt[i].msg);
         fputc('}', f);
     }
-    fputs("], \"levels\": [", f);
+    fputs("], \"warnings\": {\"before\": ", f);
+    if (json_warnings(f, x, jstr) != 0)
+        return -1;
+    fputs(", \"after\": ", f);
+    if (json_warnings(f, y, jstr) != 0)
+        return -1;
+    fputs("}, \"levels\": [", f);
     rp_difflevel *lv = malloc((x->k ? x->k : 1) * sizeof *lv);
     if (!lv)
         return -1;

@@ -3,7 +3,7 @@
 # memory (ulimit -v): junk everywhere, a 0-byte rank file, a rank file that
 # is a directory, a FIFO, a symbolic-link loop, an unreadable file, a huge
 # sparse file, and damaged merged profiles (0 bytes, junk, a directory,
-# bit flips).  Each reader must answer with a clean error naming the file
+# bit flips), also as either run of --diff.  Each reader must answer with a clean error naming the file
 # (exit 1) or merge what it can (exit 0) - never crash, hang or blow up.
 # (tests/unit/test_rpfile.c and tests/tools/check_tools.py cover truncation, CRC and
 # version damage of single files; the fuzzers in tests/robust/fuzz/ the rest.)
@@ -71,6 +71,13 @@ tool "$REPORT" "$d"
 clean_exit "rp-report, directory of junk" 1 && pass "rp-report, directory of junk"
 tool "$REPORT" --format json "$d/profile.rpm"
 clean_exit "rp-report of a junk profile.rpm" 1 && pass "rp-report of a junk profile.rpm: $ERR"
+# --diff with junk on either side: refused with the reader's message
+valid "$W/ok" 3
+for pair in "$d $W/ok" "$W/ok $d" "$d/profile.rpm $W/ok" "$W/ok $d/profile.rpm"; do
+    # shellcheck disable=SC2086
+    tool "$REPORT" --diff --format json $pair
+    clean_exit "rp-report --diff $pair" 1 && pass "rp-report --diff on junk: $(echo "$ERR" | tail -1)"
+done
 
 # ---- 2. one bad rank among good ones: named, the rest merged --------------
 bad_rank() { # WHAT EXPECTED-MESSAGE SETUP-COMMAND (on $d/rank-00001.rpp)

@@ -5,7 +5,8 @@
 # expected elements and numbers (warnings from the counter table, the path
 # costs of the JSON report, a flame graph per path and the differential,
 # per-rank bars, the POP factor table with its bars and loss lists, the
-# per-phase timeline in trace mode, the collapsible tree).
+# per-phase timeline in trace mode, the collapsible tree), and the --diff
+# page (two distributions, the differential flame graph, the tables).
 # A screenshot of each page is taken (tests/html_report_*.png in the build
 # tree).  Exit 0 pass, 1 fail (a missing prerequisite is a failure).
 . "$(dirname "$0")/browser_env.sh"
@@ -40,7 +41,13 @@ mkdir "$work/t" && "$mkpath" assign-trace "$work/t" || exit 1
 "$bindir/rp-report" --format html -o "$work/trace.html" "$work/t" 2>/dev/null || { echo "FAIL: rp-report html (trace)"; exit 1; }
 "$bindir/rp-report" --format json "$work/t" >"$work/trace.json" 2>/dev/null || exit 1
 
-for n in prof trace; do
+# --diff: the page of two runs (the second with extra contexts)
+"$mkrank" "$work/m2" 4 --k 5 --extra 5 >/dev/null || exit 1
+"$bindir/rp-report" --diff --format html -o "$work/diff.html" "$work/m" "$work/m2" 2>/dev/null ||
+    { echo "FAIL: rp-report --diff html"; exit 1; }
+"$bindir/rp-report" --diff --format json --top 100000 "$work/m" "$work/m2" >"$work/diff.json" \
+    2>/dev/null || exit 1
+for n in prof trace diff; do
     load "$work/$n.html" "$n" || fails=$((fails + 1))
 done
 python3 - "$work" "$top_build/tests" <<'PY' || fails=$((fails + 1))
@@ -52,6 +59,20 @@ def check(ok, what):
     print(("ok: " if ok else "FAIL: ") + what)
     bad += not ok
 def count(dom, pat): return len(re.findall(pat, dom))
+# the --diff page: no error, the two distributions, the differential flame
+# graph of the critical path (a box per frame of its contexts), the tables
+dd = open(f"{w}/diff.dom", encoding="utf-8").read()
+dj = json.load(open(f"{w}/diff.json"))
+check('data-errors="0"' in dd and 'data-ready="1"' in dd, "diff: drawn without a script error")
+check(count(dd, r'<rect[^>]*class="before"') == len(dj["levels"]) and
+      count(dd, r'<rect[^>]*class="after"') == len(dj["levels"]), "diff: a bar per level and run")
+frames = {f for c in dj["critical_path"]["contexts"] for f in c["context"].split(" > ")}
+check(count(dd, r'class="fr (grew|shrank|same)"') >= len(frames) > 0,
+      f"diff: flame boxes for the critical path's {len(frames)} frames")
+check('id="levels"' in dd and 'id="pop-table"' in dd and 'id="contexts-critical_path"' in dd
+      and 'id="rank-table"' in dd and 'id="site-table"' in dd, "diff: the tables")
+png = f"{shots}/html_report_diff.png"
+check(os.path.exists(png) and os.path.getsize(png) > 10000, f"diff: screenshot {png}")
 for n in ("prof", "trace"):
     html = open(f"{w}/{n}.html", encoding="utf-8").read()
     dom = open(f"{w}/{n}.dom", encoding="utf-8").read()

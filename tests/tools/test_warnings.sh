@@ -2,7 +2,7 @@
 # test_warnings.sh - every loss counter of lib/core/counters.def is warned
 # about, with its meaning and remedy, by every report view: text, JSON
 # ("warnings"), folded (stderr: folded lines carry stacks only), dot (DOT
-# comments) and critpath (stderr).  The rank files carry every row of the
+# comments), critpath (stderr) and --diff (each run's, text and JSON).  The rank files carry every row of the
 # table (mkrankfiles --all-counters, mkpathfiles losses-path) and the
 # expected names come from the table itself, so a counter added to the table
 # is covered without editing this test; info counters must stay silent.
@@ -23,6 +23,8 @@ trap 'rm -rf "$work"' EXIT INT TERM
 "$bindir/rp-report" "$work/m" >"$work/text" 2>/dev/null || exit 1
 "$bindir/rp-report" --format json "$work/m" >"$work/json" 2>/dev/null || exit 1
 "$bindir/rp-report" --format folded "$work/m" >"$work/folded" 2>"$work/folded.err" || exit 1
+"$bindir/rp-report" --diff "$work/m" "$work/m" >"$work/difftext" 2>/dev/null || exit 1
+"$bindir/rp-report" --diff --format json "$work/m" "$work/m" >"$work/diffjson" 2>/dev/null || exit 1
 mkdir "$work/p" && "$mkpath" losses-path "$work/p" || exit 1
 "$bindir/rp-report" --format dot "$work/p" >"$work/dot" 2>"$work/dot.err" || exit 1
 "$bindir/rp-report" --format critpath "$work/p" >"$work/crit" 2>"$work/crit.err" || exit 1
@@ -62,6 +64,16 @@ for n, v in loss.items():
     check(re.search(r"// warning: %s = \d+ \(summed over ranks\): " % re.escape(n), dot) is not None,
           "dot warns " + n)
     check("warning: %s = " % n in crit_err, "critpath (stderr) warns " + n)
+# --diff: each run's warnings, in text ("before: warning: ...") and JSON
+difftext, dj = rd("difftext"), json.loads(rd("diffjson"))
+for side in ("before", "after"):
+    dw = {x["counter"]: x for x in dj["warnings"][side]}
+    for n, v in loss.items():
+        line = "%s: warning: %s = %d (summed over ranks): %s" % (side, n, v, rows[n][1])
+        check(line in difftext, "--diff text warns %s (%s)" % (n, side))
+        check(n in dw and dw[n]["value"] == v and dw[n]["message"] == rows[n][1],
+              "--diff json warns %s (%s)" % (n, side))
+    check(not any(n in dw for n in info), "--diff: info counters stay silent (%s)" % side)
 for n in info:
     check("warning: %s =" % n not in text and n not in jw and "warning: %s =" % n not in dot,
           "info counter %s stays silent" % n)

@@ -24,6 +24,8 @@
 #include "report/text.h"
 #include "report/json.h"
 #include "report/folded.h"
+#include "report/diffview.h"
+#include "report/diffhtml.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -48,7 +50,8 @@ static const char usage_text[] =
     "  -n, --top N        entries per hotspot list (default 10)\n"
     "  -t, --threshold P  text tree: hide contexts under P % (default 1)\n"
     "  -c, --check        check the online paths against the task graph (trace)\n"
-    "                       or their tasks (path mode); exit 1 if they differ\n";
+    "                       or their tasks (path mode); exit 1 if they differ\n"
+    "      --diff BEFORE AFTER  compare two runs: what changed, beyond noise\n";
 
 /* --check-bins' line: its range from oracle.h */
 static const char usage_bins[] =
@@ -186,6 +189,92 @@ static int what_if(FILE *out, const rp_profile *p, const rp_run *run, const rp_w
     return rc;
 }
 
+/* One run of --diff: its profile, path costs per slot and per-rank rows. */
+typedef struct diffload {
+    rp_profile p;
+    int64_t   *cost;
+    rp_rankrow *rows;
+    int32_t    nrows;
+} diffload;
+
+static int diff_load(const char *arg, double min_share, diffload *d)
+{
+    *d = (diffload){0};
+    if (load(arg, min_share, &d->p) != 0)
+        return -1;
+    struct stat sb;
+    int isdir = stat(arg, &sb) == 0 && S_ISDIR(sb.st_mode);
+    d->cost = calloc(d->p.k ? d->p.k : 1, sizeof *d->cost);
+    if (!d->cost) {
+        profile_free(&d->p);
+        return -1;
+    }
+    /* the costs the report's path table shows: the path summaries' in
+     * path and trace modes, the phase statistics' otherwise */
+    rp_run run;
+    int from_run = 0;
+    if (isdir && d->p.mode != RP_MODE_PROF && run_load(arg, "rp-report", &run) == 0) {
+        if (run.k == d->p.k && run.nphases > 0) {
+            run_slot_costs(&run, d->cost);
+            from_run = 1;
+        }
+        run_free(&run);
+    }
+    for (uint32_t j = 0; !from_run && j < d->p.k && j < d->p.stats.k; j++)
+        d->cost[j] = d->p.stats.sum_ns[j];
+    if (isdir)
+        d->nrows = ranks_load(arg, d->p.nranks, &d->rows);
+    if (d->nrows <= 0) {
+        free(d->rows);
+        d->rows = NULL;
+        d->nrows = 0;
+    }
+    return 0;
+}
+
+static void diff_unload(diffload *d)
+{
+    profile_free(&d->p);
+    free(d->cost);
+    free(d->rows);
+}
+
+/* --diff BEFORE AFTER in text or JSON (diffview.h) */
+static int diff_main(const char *a, const char *b, const char *fmt, const char *outfile,
+                     uint32_t top, double min_share)
+{
+    if (strcmp(fmt, "text") && strcmp(fmt, "json") && strcmp(fmt, "html")) {
+        fprintf(stderr, "rp-report: --diff prints text, json or html, not %s\n", fmt);
+        return 2;
+    }
+    diffload x, y;
+    if (diff_load(a, min_share, &x) != 0)
+        return 1;
+    if (diff_load(b, min_share, &y) != 0) {
+        diff_unload(&x);
+        return 1;
+    }
+    FILE *out = stdout;
+    if (outfile && !(out = fopen(outfile, "w"))) {
+        fprintf(stderr, "rp-report: %s: %s\n", outfile, strerror(errno));
+        diff_unload(&x);
+        diff_unload(&y);
+        return 1;
+    }
+    rp_diffrun ra = {{&x.p, x.cost, x.rows, (uint32_t)x.nrows}, a};
+    rp_diffrun rb = {{&y.p, y.cost, y.rows, (uint32_t)y.nrows}, b};
+    int rc = !strcmp(fmt, "json")   ? diffview_json(out, &ra, &rb, top, report_json_string)
+             : !strcmp(fmt, "html") ? diffview_html(out, &ra, &rb)
+                                    : diffview_text(out, &ra, &rb, top);
+    diff_unload(&x);
+    diff_unload(&y);
+    if (fflush(out) != 0 || rc != 0 || (out != stdout && fclose(out) != 0)) {
+        fprintf(stderr, "rp-report: error writing the report: %s\n", strerror(errno));
+        return 1;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *fmt = "text", *arg = NULL, *path_s = NULL, *outfile = NULL;
@@ -196,6 +285,8 @@ int main(int argc, char **argv)
     int nwhatif = 0, pop_network = 0, pop_balance = 0;
     rp_report_opts o = {.top = 10, .path = 0, .path_col = -1, .threshold = 1.0};
     double min_share = RP_PRUNE_DEFAULT_PCT;
+    const char *arg2 = NULL;   /* --diff: BEFORE is arg, AFTER arg2 */
+    int diff = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *val = NULL;
@@ -285,6 +376,8 @@ int main(int argc, char **argv)
                         RP_ORACLE_BINS_ASK_MIN, RP_ORACLE_BINS_ASK_MAX, val);
                 return 2;
             }
+        } else if (!strcmp(a, "--diff")) {
+            diff = 1;
         } else if (!strcmp(a, "-c") || !strcmp(a, "--check")) {
             check = 1;
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -298,8 +391,11 @@ int main(int argc, char **argv)
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "rp-report: unknown option '%s' (try --help)\n", a);
             return 2;
+        } else if (arg && !arg2) {
+            arg2 = a;   /* --diff's AFTER; an error without --diff (below) */
         } else if (arg) {
-            fprintf(stderr, "rp-report: one directory or profile only (try --help)\n");
+            fprintf(stderr, "rp-report: %s (try --help)\n", diff ? "--diff compares two runs, "
+                    "not more" : "one directory or profile only");
             return 2;
         } else {
             arg = a;
@@ -347,6 +443,22 @@ int main(int argc, char **argv)
         fprintf(stderr, "rp-report: --what-if prints its own text; no --format, --check or "
                 "--path with it\n");
         return 2;
+    }
+    if (arg2 && !diff) {
+        fprintf(stderr, "rp-report: one directory or profile only (try --help)\n");
+        return 2;
+    }
+    if (diff) {
+        if (!arg2) {
+            fprintf(stderr, "rp-report: --diff needs two runs, BEFORE and AFTER (try --help)\n");
+            return 2;
+        }
+        if (check || any_whatif || path_s || digits_set || phase >= 0) {
+            fprintf(stderr, "rp-report: --diff takes its two runs and --format, --output, "
+                    "--top, --min-share only\n");
+            return 2;
+        }
+        return diff_main(arg, arg2, fmt, outfile, o.top, min_share);
     }
     if (!arg) {
         fprintf(stderr, "rp-report: no measurement directory or profile given (try --help)\n");

@@ -161,6 +161,7 @@ count_results() { # prints "pass fail skip" from the .trs files under the given 
 # tests/robust/test_fault_valgrind.sh.)
 SAN_TESTS="tests/unit_select tests/unit_summary tests/unit_chain tests/unit_pathset tests/unit_commit
 tests/unit_phasestats tests/unit_cct tests/test_rpfile tests/test_fold tests/test_prune tests/test_pop
+tests/test_diff_units tests/tools/test_diff.sh
 tests/tools/test_tools.sh tests/robust/test_hostile_tools.sh"
 sanitize() {
     local san='-fsanitize=address,undefined'

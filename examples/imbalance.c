@@ -12,8 +12,10 @@
  *
  *   mpirun -np 4 rp-run --period 1000 ./imbalance && rp-report rpprof-imbalance-*
  *
- * usage: imbalance [iterations [cells-per-rank [heavy-factor]]]
- *        (defaults 30, 2000000, 3: rank 0 works (1 + 3) times as long)
+ * usage: imbalance [iterations [cells-per-rank [heavy-factor [sleep]]]]
+ *        (defaults 30, 2000000, 3: rank 0 works (1 + 3) times as long;
+ *        "sleep": each sweep waits 1 ns a cell instead of computing, so the
+ *        timing holds on a loaded machine - tests/mpi/test_diff.sh)
  *
  * The defaults are the quick start's demo (quickstart.sh demo): a task of a
  * light rank is ~6 ms, so at 1 kHz every path's profile locates >= 90 % of
@@ -22,15 +24,23 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
 static double *u, *v;
-static int n;
+static int n, sleepy;
 
 /* one Jacobi sweep over the slab; returns the squared change */
-static double sweep(void)
+static __attribute__((noinline)) double sweep(void)
 {
     double r = 0.0;
     int i;
+    if (sleepy) {   /* wall-clock work: 1 ns a cell */
+        struct timespec ts = { n / 1000000000, n % 1000000000 };
+        while (nanosleep(&ts, &ts) != 0)
+            ;
+        return 1.0;
+    }
     for (i = 1; i <= n; i++) {
         v[i] = 0.5 * u[i] + 0.25 * (u[i - 1] + u[i + 1]);
         r += (v[i] - u[i]) * (v[i] - u[i]);
@@ -82,9 +92,11 @@ int main(int argc, char **argv)
     iters = argc > 1 ? atoi(argv[1]) : 30;
     n = argc > 2 ? atoi(argv[2]) : 2000000;
     factor = argc > 3 ? atoi(argv[3]) : 3;
-    if (iters < 1 || n < 1 || factor < 0) {
+    sleepy = argc > 4 && !strcmp(argv[4], "sleep");
+    if (iters < 1 || n < 1 || factor < 0 || (argc > 4 && !sleepy)) {
         if (me == 0)
-            fprintf(stderr, "usage: %s [iterations [cells-per-rank [heavy-factor]]]\n", argv[0]);
+            fprintf(stderr, "usage: %s [iterations [cells-per-rank [heavy-factor [sleep]]]]\n",
+                    argv[0]);
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     u = calloc((size_t)n + 2, sizeof *u);

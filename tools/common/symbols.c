@@ -64,8 +64,26 @@ char *rp_demangle(const char *name)
     return strdup(name ? name : "");
 }
 
+/* Has this module been warned about already?  A report opens a module
+ * once per merge, and some views merge several subsets of the ranks (the
+ * POP factors' per-rank profiles): one warning per module and process.
+ * Beyond the table's size, warnings repeat rather than vanish. */
+static int warned_before(const char *path)
+{
+    static char *seen[64];
+    static uint32_t n_seen;
+    for (uint32_t i = 0; i < n_seen; i++)
+        if (!strcmp(seen[i], path))
+            return 1;
+    if (n_seen < sizeof seen / sizeof *seen && (seen[n_seen] = strdup(path)) != NULL)
+        n_seen++;
+    return 0;
+}
+
 static void warn_module(const char *prog, const char *path, const char *why)
 {
+    if (warned_before(path))
+        return;
     fprintf(stderr, "%s: warning: %s: %s; its frames are shown as %s+0xOFFSET\n", prog, path,
             why, strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
 }
@@ -133,7 +151,7 @@ rp_symmod *symmod_open(const char *prog, const char *path, const uint8_t *build_
     Dwarf_Addr dbias;
     int system_lib = strncmp(path, "/lib/", 5) == 0 || strncmp(path, "/lib64/", 7) == 0 ||
                      strncmp(path, "/usr/lib", 8) == 0;
-    if (!system_lib && !dwfl_module_getdwarf(mod, &dbias))
+    if (!system_lib && !dwfl_module_getdwarf(mod, &dbias) && !warned_before(path))
         fprintf(stderr, "%s: warning: %s: no debug information (stripped, or built without -g); "
                         "no file:line for its frames%s\n", prog, path,
                 dwfl_module_getsymtab(mod) > 1 ? " (functions without a symbol appear as module+0xOFFSET)" : ", which appear as module+0xOFFSET");

@@ -1,4 +1,5 @@
 /* diffview.c - rp-report --diff: text and JSON (diffview.h). */
+#include "report/json.h"
 #include "report/diffview.h"
 
 #include <math.h>
@@ -361,28 +362,12 @@ static void json_run(FILE *f, const rp_diffrun *r, void (*jstr)(FILE *, const ch
 }
 
 /* one run's warnings: [{counter, value, message, remedy}] as report_json's */
-static int json_warnings(FILE *f, const rp_profile *p, void (*jstr)(FILE *, const char *))
+static int json_warnings(FILE *f, const rp_profile *p)
 {
-    uint32_t n = p->n_counters;
-    rp_warning *w = malloc((n ? n : 1) * sizeof *w);
-    if (!w)
-        return -1;
-    uint32_t m = report_warnings(p->counters, n, w, n);
     fputc('[', f);
-    for (uint32_t i = 0; i < m && i < n; i++) {
-        char name[sizeof p->counters[0].name + 1];
-        snprintf(name, sizeof name, "%.*s", (int)sizeof p->counters[0].name, w[i].counter);
-        fputs(i ? ", {\"counter\": " : "{\"counter\": ", f);
-        jstr(f, name);
-        fprintf(f, ", \"value\": %llu, \"message\": ", (unsigned long long)w[i].value);
-        jstr(f, w[i].meaning);
-        fputs(", \"remedy\": ", f);
-        jstr(f, w[i].remedy);
-        fputc('}', f);
-    }
+    int rc = report_json_counter_warnings(f, p);
     fputc(']', f);
-    free(w);
-    return 0;
+    return rc < 0 ? -1 : 0;
 }
 
 static void json_pop1(FILE *f, const rp_popin *in)
@@ -495,10 +480,10 @@ int diffview_json(FILE *f, const rp_diffrun *a, const rp_diffrun *b, uint32_t to
         fputc('}', f);
     }
     fputs("], \"warnings\": {\"before\": ", f);
-    if (json_warnings(f, x, jstr) != 0)
+    if (json_warnings(f, x) != 0)
         return -1;
     fputs(", \"after\": ", f);
-    if (json_warnings(f, y, jstr) != 0)
+    if (json_warnings(f, y) != 0)
         return -1;
     fputs("}, \"levels\": [", f);
     rp_difflevel *lv = malloc((x->k ? x->k : 1) * sizeof *lv);

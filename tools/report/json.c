@@ -101,20 +101,19 @@ static int hot_list(FILE *f, const rp_profile *p, uint32_t col, uint32_t top)
     return 0;
 }
 
-/* "warnings": one object per loss counter (lib/core/counters.def) and per
- * other reason the numbers are incomplete; the same list the text shows. */
-static int warnings_json(FILE *f, const rp_profile *p)
+int report_json_counter_warnings(FILE *f, const rp_profile *p)
 {
     uint32_t n = p->n_counters;
     rp_warning *w = malloc((n ? n : 1) * sizeof *w);
     if (!w)
         return -1;
     uint32_t m = report_warnings(p->counters, n, w, n);
-    int first = 1;
-    for (uint32_t i = 0; i < m; i++, first = 0) {
+    if (m > n)
+        m = n;
+    for (uint32_t i = 0; i < m; i++) {
         char name[sizeof p->counters[0].name + 1];
         snprintf(name, sizeof name, "%.*s", (int)sizeof p->counters[0].name, w[i].counter);
-        fputs(first ? "{\"counter\": " : ", {\"counter\": ", f);
+        fputs(i ? ", {\"counter\": " : "{\"counter\": ", f);
         jstr(f, name);
         fprintf(f, ", \"value\": %llu, \"message\": ", (unsigned long long)w[i].value);
         jstr(f, w[i].meaning);
@@ -123,6 +122,17 @@ static int warnings_json(FILE *f, const rp_profile *p)
         fputc('}', f);
     }
     free(w);
+    return (int)m;
+}
+
+/* "warnings": one object per loss counter (lib/core/counters.def) and per
+ * other reason the numbers are incomplete; the same list the text shows. */
+static int warnings_json(FILE *f, const rp_profile *p)
+{
+    int wrote = report_json_counter_warnings(f, p);
+    if (wrote < 0)
+        return -1;
+    int first = wrote == 0;
     if (p->n_missing) {
         fprintf(f, "%s{\"counter\": null, \"value\": %u, \"message\": \"ranks missing or "
                    "unreadable: the profiles cover the other ranks only\", \"remedy\": \"\"}",

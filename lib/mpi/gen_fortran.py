@@ -169,6 +169,18 @@ def body(kind, name, fparams):
         need(args, name, "comm")
         return bracket(fid, stmt, ["rp_hook_coll_all_start(%s);" % comm],
                        [ok("rp_hook_coll_all(%s)" % comm), "else rp_hook_coll_abort();"])
+    if kind == "barrier":
+        # as the C wrapper: the path exchange is the barrier where it runs
+        need(args, name, "comm")
+        return ["    rp_enter(%s);" % fid,
+                "    MPI_Comm rp_comm = %s;" % comm,
+                "    if (!rp_hook_barrier(rp_comm)) {",
+                "        rp_hook_coll_all_start(rp_comm);",
+                "        %s;" % stmt,
+                "        " + ok("rp_hook_coll_all(rp_comm)"),
+                "        else rp_hook_coll_abort();",
+                "    }",
+                "    rp_leave();"]
     if kind == "coll_scan":
         need(args, name, "comm")
         return bracket(fid, stmt, after=[ok("rp_hook_%s(%s)" % (kind, comm))])

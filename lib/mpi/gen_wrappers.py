@@ -17,14 +17,14 @@ import sys
 KINDS = {"event", "send", "isend", "recv", "irecv", "mprobe", "mrecv", "imrecv",
          "sendrecv", "isendrecv",
          "psend_init", "precv_init",
-         "coll_all", "coll_in", "coll_out", "coll_scan", "comm_new",
+         "coll_all", "barrier", "coll_in", "coll_out", "coll_scan", "comm_new",
          "comm_free", "custom", "nbc_all", "nbc_in", "nbc_out", "nbc_scan",
          "neighbor", "nbc_neighbor", "win_new", "win_free", "win_fence", "rma_sync", "local",
          "file_open", "file_close", "file_coll", "file_nbc",
          "pcoll_init", "part_init"}
 # Kinds at which every member of a communicator (or of a neighbourhood, or
 # of a window's group) joins the others: the tools' "collective" events.
-COLLECTIVE = {"coll_all", "coll_in", "coll_out", "coll_scan", "nbc_all", "nbc_in", "nbc_out",
+COLLECTIVE = {"coll_all", "barrier", "coll_in", "coll_out", "coll_scan", "nbc_all", "nbc_in", "nbc_out",
               "nbc_scan", "neighbor", "nbc_neighbor", "win_fence", "file_open", "file_close",
               "file_coll", "file_nbc"}
 # Non-blocking kinds whose completion joins the member's own set as of its
@@ -196,6 +196,17 @@ def body(kind, name, args):
         need(args, name, "comm")
         return bracket(fid, stmt, ["rp_hook_coll_all_start(comm);"],
                        [if_ok("rp_hook_coll_all(comm)"), "else rp_hook_coll_abort();"])
+    if kind == "barrier":
+        # the path exchange is the barrier where it runs (rp_hook_barrier)
+        need(args, name, "comm")
+        return ["    rp_enter(%s);" % fid, "    int rc = MPI_SUCCESS;",
+                "    if (!rp_hook_barrier(comm)) {",
+                "        rp_hook_coll_all_start(comm);",
+                "        rc = %s;" % call,
+                "        " + if_ok("rp_hook_coll_all(comm)"),
+                "        else rp_hook_coll_abort();",
+                "    }",
+                "    rp_leave();"]
     if kind == "coll_scan":
         need(args, name, "comm")
         return bracket(fid, stmt, after=[if_ok("rp_hook_%s(comm)" % kind)])

@@ -140,6 +140,10 @@ void rp_hook_coll_all(MPI_Comm comm);
  * withdraw it when the user's call failed (rp_hook_coll_abort). */
 void rp_hook_coll_all_start(MPI_Comm comm);
 void rp_hook_coll_abort(void);
+/* MPI_Barrier: 1 if the path exchange itself was the barrier (every member
+ * leaves it only after all entered), so the caller makes no PMPI_Barrier;
+ * 0 if the caller brackets PMPI_Barrier with the two hooks above. */
+int  rp_hook_barrier(MPI_Comm comm);
 void rp_hook_coll_scan(MPI_Comm comm);
 void rp_hook_coll_in(int root, MPI_Comm comm);
 void rp_hook_coll_out(int root, MPI_Comm comm);

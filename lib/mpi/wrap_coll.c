@@ -180,6 +180,32 @@ void rp_hook_coll_all(MPI_Comm comm)
         rp_phase_end();
 }
 
+/* MPI_Barrier's only effect is that no member leaves before every member
+ * entered.  The path exchange on an intracommunicator already has it: the
+ * butterfly and the dissemination rounds (collpaths.c) bring every member's
+ * set, sent after that member entered, to every member, through a chain of
+ * messages, before it leaves; a message chain is also a synchronisation
+ * under MPI's memory model (shared-memory windows, files).  So where the
+ * exchange runs, it is the barrier, and the library's own barrier would only
+ * add a second synchronisation and its wake-ups (doc/design.md,
+ * "Collectives").  Every member decides by the same facts (the
+ * communicator's shadow, its size, the thread rule), so all take the same
+ * branch. */
+int rp_hook_barrier(MPI_Comm comm)
+{
+    if (rp_rt.local_paths)
+        return 0;
+    rp_comm *c = comm_lookup(comm);
+    if (!c || c->inter || c->size == 1)
+        return 0;
+    coll_allreduce_paths(c, c->spans_world);
+    rp_mode->coll(c, RP_COLL_ALL, -1, c->spans_world);
+    rp_counters[RP_CNT_BARRIERS_BY_EXCHANGE]++;
+    if (c->spans_world)
+        rp_phase_end();
+    return 1;
+}
+
 /* All members of shadow c join all, after a synchronisation of theirs that
  * is not a communicator's collective (a window's fence, a file's
  * collective operation): the path-allreduce on c.  Never a phase end. */

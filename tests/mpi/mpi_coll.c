@@ -3,7 +3,8 @@
  * Runs every blocking collective (with and without MPI_IN_PLACE) on
  * MPI_COMM_WORLD, on a duplicate of it, and on sub-communicators from
  * MPI_Comm_split (even/odd ranks, reversed key order) and MPI_Comm_create,
- * plus a few non-blocking collectives.  Prints checksums through rpt_out();
+ * plus a few non-blocking collectives, and that no member leaves a barrier
+ * before the last one entered.  Prints checksums through rpt_out();
  * the output must be byte-identical with and without librpprof.so.
  * Works for any number of ranks >= 1.
  */
@@ -12,6 +13,38 @@
 static int wme, wnp;
 
 #define H(p, n) rpt_hash((p), sizeof(int) * (size_t)(n))
+
+static int64_t mono_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);   /* one clock for every process of the host */
+    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+/* MPI_Barrier's one promise: no member leaves before every member entered.
+ * Members enter 1 ms apart (the last one last); every member's exit must
+ * come after the last entry.  (The profiler makes its path exchange the
+ * barrier: this is what that must keep.)  1 when it held. */
+static int barrier_ordered(MPI_Comm comm, int me, int np)
+{
+    int64_t io[2], *all = calloc((size_t)np * 2, sizeof *all), last_in = INT64_MIN;
+    int ok = 1;
+    RPT_CHECK(all);
+    struct timespec d = { 0, 1000000L * me };
+    nanosleep(&d, NULL);
+    io[0] = mono_ns();
+    MPI_Barrier(comm);
+    io[1] = mono_ns();
+    MPI_Allgather(io, 2, MPI_INT64_T, all, 2, MPI_INT64_T, comm);
+    for (int i = 0; i < np; i++)
+        if (all[2 * i] > last_in)
+            last_in = all[2 * i];
+    for (int i = 0; i < np; i++)
+        if (all[2 * i + 1] < last_in)
+            ok = 0;
+    free(all);
+    return ok;
+}
 
 static void colls(MPI_Comm comm, const char *name)
 {
@@ -39,6 +72,7 @@ static void colls(MPI_Comm comm, const char *name)
 
     MPI_Barrier(comm);
     OUT("barrier", 1);
+    OUT("barrier-ordered", barrier_ordered(comm, me, np));
 
     /* Bcast from every root in turn */
     for (i = 0; i < np; i++) {

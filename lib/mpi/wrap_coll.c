@@ -159,6 +159,15 @@ static int inter_join(rp_comm *c)
     return 1;
 }
 
+/* After the all-to-all exchange on c: the mode's record, and over the whole
+ * world the phase end. */
+static void all_joined(rp_comm *c)
+{
+    rp_mode->coll(c, RP_COLL_ALL, -1, c->spans_world);
+    if (c->spans_world)
+        rp_phase_end();
+}
+
 void rp_hook_coll_all(MPI_Comm comm)
 {
     if (rp_rt.local_paths) {       /* MPI_THREAD_MULTIPLE: no exchange */
@@ -175,9 +184,7 @@ void rp_hook_coll_all(MPI_Comm comm)
         return;
     else
         coll_allreduce_paths(c, c->spans_world);
-    rp_mode->coll(c, RP_COLL_ALL, -1, c->spans_world);
-    if (c->spans_world)
-        rp_phase_end();
+    all_joined(c);
 }
 
 /* MPI_Barrier's only effect is that no member leaves before every member
@@ -199,10 +206,8 @@ int rp_hook_barrier(MPI_Comm comm)
     if (!c || c->inter || c->size == 1)
         return 0;
     coll_allreduce_paths(c, c->spans_world);
-    rp_mode->coll(c, RP_COLL_ALL, -1, c->spans_world);
     rp_counters[RP_CNT_BARRIERS_BY_EXCHANGE]++;
-    if (c->spans_world)
-        rp_phase_end();
+    all_joined(c);
     return 1;
 }
 

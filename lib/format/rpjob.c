@@ -107,7 +107,11 @@ static int open_checked(const char *path, uint8_t hdr[RP_JOB_HDR_BYTES], uint32_
     }
     *n = get32(hdr + 16);
     *size = get64(hdr + 24);
-    if (get32(hdr + 12) != RP_JOB_HDR_BYTES || get32(hdr + 20) != RP_JOB_ENTRY_BYTES ||
+    /* reserved bytes must be 0: the CRC does not cover them, this does */
+    int reserved = 0;
+    for (uint32_t i = CRC_AT + 4; i < RP_JOB_HDR_BYTES; i++)
+        reserved |= hdr[i];
+    if (reserved || get32(hdr + 12) != RP_JOB_HDR_BYTES || get32(hdr + 20) != RP_JOB_ENTRY_BYTES ||
         *n == 0 || *n > RP_JOB_MAX_ENTRIES) {
         rp_seterr(err, errlen, "corrupt job file header (%u entries)", *n);
         goto fail;

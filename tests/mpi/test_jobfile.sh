@@ -7,7 +7,9 @@
 # path mode (the full-path reader).  The threshold: RP_JOBFILE=3 at 2 ranks
 # and RP_JOBFILE=0 write rank files.  A job file that cannot be written (a
 # directory in the way of job.rpj.tmp) falls back to rank files on every
-# rank, with one warning and the counter jobfile_fallback.
+# rank, with one warning and the counter jobfile_fallback.  Checkpoints
+# written during the run (tests/robust/mpi_fault, RP_CHECKPOINT=1) are gone
+# once the job file holds the final data.
 if [ -z "${BASH_VERSION:-}" ]; then exec bash "$0" "$@"; fi
 . "$(dirname "$0")/mpirun.sh"
 
@@ -115,6 +117,35 @@ PY
     rp_pass "$what"
 }
 
+ckpt_case() { # checkpoints during the run, superseded by the job file
+    local what="job file np=3 with RP_CHECKPOINT=1: checkpoints removed"
+    local prog=$RP_TESTS_BIN/mpi_fault
+    if [ ! -x "$prog" ]; then
+        rp_fail "$what: $prog not built"
+        return
+    fi
+    # 25 phases of 80 ms: a checkpoint at least every second
+    rp_prof 3 shm RP_JOBFILE=1 RP_CHECKPOINT=1 -- "$prog" none 0 25 80
+    rp_expect_rc0 "$what" || return
+    if [ "$(count "$RP_DIR" job.rpj)" != 1 ] || [ "$(count "$RP_DIR" 'rank-*.rpp')" != 0 ]; then
+        rp_fail "$what: expected job.rpj alone"
+        return
+    fi
+    rp_expect_report "$what" || return
+    # the checkpoints were written (and then removed)
+    if ! "$PYTHON" -c '
+import json, sys
+c = json.load(open(sys.argv[1]))["counters"]
+v = c["checkpoints"]
+v = v.get("total", v) if isinstance(v, dict) else v
+sys.exit(0 if v >= 3 else "checkpoints %r" % v)' "$RP_JSON"; then
+        rp_fail "$what: no checkpoint was written"
+        return
+    fi
+    # MPI_Finalize ends one more phase
+    rp_check_report "$what" --ranks 3 --phases 26
+}
+
 for np in 1 2 3 4; do
     job_case "$np"
 done
@@ -122,4 +153,5 @@ job_case 3 RP_MODE=path
 rank_case 2 RP_JOBFILE=3
 rank_case 3 RP_JOBFILE=0
 fallback_case 3
+ckpt_case
 rp_finish

@@ -96,8 +96,19 @@ int jobfile_write(const rp_jobout *o, const uint8_t *buf, size_t len, char *why,
     uint8_t *idx = root ? build_index(o, lencrc, &total) : NULL;
     free(lencrc);
     MPI_File fh;
+    /* Errors must come back to us, whatever the program made the default
+     * for files (MPI_FILE_NULL's handler, which a new file inherits):
+     * ERRORS_RETURN for our open, the program's handler restored after. */
+    MPI_Errhandler user_eh = MPI_ERRHANDLER_NULL;
+    int have_eh = PMPI_File_get_errhandler(MPI_FILE_NULL, &user_eh) == MPI_SUCCESS;
+    if (have_eh)
+        PMPI_File_set_errhandler(MPI_FILE_NULL, MPI_ERRORS_RETURN);
     int opened = PMPI_File_open(o->comm, tmp, MPI_MODE_CREATE | MPI_MODE_WRONLY,
                                 MPI_INFO_NULL, &fh) == MPI_SUCCESS;
+    if (have_eh) {
+        PMPI_File_set_errhandler(MPI_FILE_NULL, user_eh);
+        PMPI_Errhandler_free(&user_eh);
+    }
     /* [0]: opened here, [1]: rank 0 has its index; MIN over the job */
     int mine_ok[2] = {opened, !root || idx != NULL}, all_ok[2] = {0, 0};
     if (PMPI_Allreduce(mine_ok, all_ok, 2, MPI_INT, MPI_MIN, o->comm) != MPI_SUCCESS)

@@ -508,8 +508,11 @@ int output_write_rank(int final)
     sigwrap_warn_blocked();
     /* Every row of the counter table (lib/core/counters.def), in its order. */
     rp_counter *all = calloc(RP_CNT__N, sizeof *all);
+    int in_job = final && g_jobfile && rp_rt.nranks >= g_jobfile;
     if (!all) {
         rp_warn(1, "out of memory writing the rank file");
+        if (in_job)   /* the job file is collective: join it, with nothing */
+            (void)try_jobfile(&d, 0);
         free_export(&d);
         return -1;
     }
@@ -532,7 +535,6 @@ int output_write_rank(int final)
         rp_warn(1, "cannot write %s: internal error: %s", shown, why);
     /* At MPI_Finalize of a large enough job: one job file (jobfile.c).
      * Collective, so every rank gets here, valid data or not. */
-    int in_job = final && g_jobfile && rp_rt.nranks >= g_jobfile;
     if (in_job && try_jobfile(&d, valid)) {
         /* this rank's checkpoint, if any, is superseded by the job file */
         (void)unlink(path);

@@ -37,27 +37,27 @@ static uint64_t get64(const uint8_t *p)
 
 uint64_t rpjob_data_start(uint32_t n)
 {
-    return RP_JOB_HDR_BYTES + (uint64_t)n * RP_JOB_ENTRY_BYTES;
+    return RP_JOBFILE_HDR_BYTES + (uint64_t)n * RP_JOBFILE_ENTRY_BYTES;
 }
 
 void rpjob_encode_index(uint8_t *buf, const rp_jobentry *e, uint32_t n, uint64_t file_size)
 {
-    memset(buf, 0, RP_JOB_HDR_BYTES);
-    memcpy(buf, RP_JOB_MAGIC, 8);
-    put32(buf + 8, RP_JOB_VERSION);
-    put32(buf + 12, RP_JOB_HDR_BYTES);
+    memset(buf, 0, RP_JOBFILE_HDR_BYTES);
+    memcpy(buf, RP_JOBFILE_MAGIC, 8);
+    put32(buf + 8, RP_JOBFILE_VERSION);
+    put32(buf + 12, RP_JOBFILE_HDR_BYTES);
     put32(buf + 16, n);
-    put32(buf + 20, RP_JOB_ENTRY_BYTES);
+    put32(buf + 20, RP_JOBFILE_ENTRY_BYTES);
     put64(buf + 24, file_size);
-    uint8_t *x = buf + RP_JOB_HDR_BYTES;
-    for (uint32_t i = 0; i < n; i++, x += RP_JOB_ENTRY_BYTES) {
+    uint8_t *x = buf + RP_JOBFILE_HDR_BYTES;
+    for (uint32_t i = 0; i < n; i++, x += RP_JOBFILE_ENTRY_BYTES) {
         put64(x, e[i].offset);
         put64(x + 8, e[i].length);
         put32(x + 16, e[i].rank);
         put32(x + 20, e[i].crc);
     }
     uint32_t crc = rp_crc32_update(0, buf, CRC_AT);
-    crc = rp_crc32_update(crc, buf + RP_JOB_HDR_BYTES, (size_t)n * RP_JOB_ENTRY_BYTES);
+    crc = rp_crc32_update(crc, buf + RP_JOBFILE_HDR_BYTES, (size_t)n * RP_JOBFILE_ENTRY_BYTES);
     put32(buf + CRC_AT, crc);
 }
 
@@ -77,7 +77,7 @@ static int read_at(int fd, uint8_t *b, size_t n, uint64_t at)
 
 /* Open PATH and check its header against the file: the fd, or -1 with err.
  * *n, *size: entries and the file size (the header's, equal to fstat's). */
-static int open_checked(const char *path, uint8_t hdr[RP_JOB_HDR_BYTES], uint32_t *n,
+static int open_checked(const char *path, uint8_t hdr[RP_JOBFILE_HDR_BYTES], uint32_t *n,
                         uint64_t *size, char *err, size_t errlen)
 {
     /* O_NONBLOCK: a FIFO named like a job file must not hang the open */
@@ -91,28 +91,28 @@ static int open_checked(const char *path, uint8_t hdr[RP_JOB_HDR_BYTES], uint32_
         rp_seterr(err, errlen, "not a regular file");
         goto fail;
     }
-    if ((uint64_t)sb.st_size < RP_JOB_HDR_BYTES || read_at(fd, hdr, RP_JOB_HDR_BYTES, 0) != 0) {
+    if ((uint64_t)sb.st_size < RP_JOBFILE_HDR_BYTES || read_at(fd, hdr, RP_JOBFILE_HDR_BYTES, 0) != 0) {
         rp_seterr(err, errlen, "truncated job file (%lld bytes, no complete header)",
                   (long long)sb.st_size);
         goto fail;
     }
-    if (memcmp(hdr, RP_JOB_MAGIC, 8) != 0) {
+    if (memcmp(hdr, RP_JOBFILE_MAGIC, 8) != 0) {
         rp_seterr(err, errlen, "not a job file (wrong magic)");
         goto fail;
     }
-    if (get32(hdr + 8) != RP_JOB_VERSION) {
+    if (get32(hdr + 8) != RP_JOBFILE_VERSION) {
         rp_seterr(err, errlen, "job file version %u, this tool reads version %u",
-                  get32(hdr + 8), RP_JOB_VERSION);
+                  get32(hdr + 8), RP_JOBFILE_VERSION);
         goto fail;
     }
     *n = get32(hdr + 16);
     *size = get64(hdr + 24);
     /* reserved bytes must be 0: the CRC does not cover them, this does */
     int reserved = 0;
-    for (uint32_t i = CRC_AT + 4; i < RP_JOB_HDR_BYTES; i++)
+    for (uint32_t i = CRC_AT + 4; i < RP_JOBFILE_HDR_BYTES; i++)
         reserved |= hdr[i];
-    if (reserved || get32(hdr + 12) != RP_JOB_HDR_BYTES || get32(hdr + 20) != RP_JOB_ENTRY_BYTES ||
-        *n == 0 || *n > RP_JOB_MAX_ENTRIES) {
+    if (reserved || get32(hdr + 12) != RP_JOBFILE_HDR_BYTES || get32(hdr + 20) != RP_JOBFILE_ENTRY_BYTES ||
+        *n == 0 || *n > RP_JOBFILE_MAX_ENTRIES) {
         rp_seterr(err, errlen, "corrupt job file header (%u entries)", *n);
         goto fail;
     }
@@ -160,20 +160,20 @@ int rpjob_read_index(const char *path, rp_jobentry **out, uint32_t *nout, char *
 {
     *out = NULL;
     *nout = 0;
-    uint8_t hdr[RP_JOB_HDR_BYTES];
+    uint8_t hdr[RP_JOBFILE_HDR_BYTES];
     uint32_t n;
     uint64_t size;
     int fd = open_checked(path, hdr, &n, &size, err, errlen);
     if (fd < 0)
         return -1;
-    size_t ib = (size_t)n * RP_JOB_ENTRY_BYTES;
+    size_t ib = (size_t)n * RP_JOBFILE_ENTRY_BYTES;
     uint8_t *idx = malloc(ib);
     rp_jobentry *e = calloc(n, sizeof *e);
     if (!idx || !e) {
         rp_seterr(err, errlen, "out of memory for a job file index of %u entries", n);
         goto fail;
     }
-    if (read_at(fd, idx, ib, RP_JOB_HDR_BYTES) != 0) {
+    if (read_at(fd, idx, ib, RP_JOBFILE_HDR_BYTES) != 0) {
         rp_seterr(err, errlen, "truncated job file (index)");
         goto fail;
     }
@@ -184,7 +184,7 @@ int rpjob_read_index(const char *path, rp_jobentry **out, uint32_t *nout, char *
     }
     uint64_t at = rpjob_data_start(n);
     for (uint32_t i = 0; i < n; i++) {
-        get_entry(idx + (size_t)i * RP_JOB_ENTRY_BYTES, &e[i]);
+        get_entry(idx + (size_t)i * RP_JOBFILE_ENTRY_BYTES, &e[i]);
         if (check_entry(&e[i], i, n, size, err, errlen) != 0)
             goto fail;
         if (e[i].offset != at) {   /* back to back: no gap, no overlap */
@@ -217,7 +217,7 @@ int rpjob_load_entry(const char *path, uint32_t i, uint8_t **buf, size_t *len, c
 {
     *buf = NULL;
     *len = 0;
-    uint8_t hdr[RP_JOB_HDR_BYTES], x[RP_JOB_ENTRY_BYTES];
+    uint8_t hdr[RP_JOBFILE_HDR_BYTES], x[RP_JOBFILE_ENTRY_BYTES];
     uint32_t n;
     uint64_t size;
     int fd = open_checked(path, hdr, &n, &size, err, errlen);
@@ -229,7 +229,7 @@ int rpjob_load_entry(const char *path, uint32_t i, uint8_t **buf, size_t *len, c
         rp_seterr(err, errlen, "job file has no entry %u (%u entries)", i, n);
         goto fail;
     }
-    if (read_at(fd, x, sizeof x, RP_JOB_HDR_BYTES + (uint64_t)i * RP_JOB_ENTRY_BYTES) != 0) {
+    if (read_at(fd, x, sizeof x, RP_JOBFILE_HDR_BYTES + (uint64_t)i * RP_JOBFILE_ENTRY_BYTES) != 0) {
         rp_seterr(err, errlen, "truncated job file (index)");
         goto fail;
     }

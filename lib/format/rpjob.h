@@ -20,12 +20,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define RP_JOB_MAGIC       "RPPJOB\r\n"   /* 8 bytes */
-#define RP_JOB_VERSION     1u
-#define RP_JOB_NAME        "job.rpj"      /* its name in the measurement directory */
-#define RP_JOB_HDR_BYTES   64u
-#define RP_JOB_ENTRY_BYTES 24u
-#define RP_JOB_MAX_ENTRIES (1u << 24)     /* more ranks are rejected as absurd */
+#define RP_JOBFILE_MAGIC       "RPPJOB\r\n"   /* 8 bytes */
+#define RP_JOBFILE_VERSION     1u
+#define RP_JOBFILE_NAME        "job.rpj"      /* its name in the measurement directory */
+#define RP_JOBFILE_HDR_BYTES   64u
+#define RP_JOBFILE_ENTRY_BYTES 24u
+#define RP_JOBFILE_MAX_ENTRIES (1u << 24)     /* more ranks are rejected as absurd */
 
 typedef struct rp_jobentry {
     uint64_t offset, length;   /* of the entry's bytes in the file */

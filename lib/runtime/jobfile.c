@@ -66,8 +66,8 @@ static int wrote_all(MPI_Status *st, size_t want)
 int jobfile_write(const rp_jobout *o, const uint8_t *buf, size_t len, char *why, size_t whycap)
 {
     char tmp[4200], fin[4200];
-    snprintf(tmp, sizeof tmp, "%s/%s.tmp", o->via, RP_JOB_NAME);
-    snprintf(fin, sizeof fin, "%s/%s", o->via, RP_JOB_NAME);
+    snprintf(tmp, sizeof tmp, "%s/%s.tmp", o->via, RP_JOBFILE_NAME);
+    snprintf(fin, sizeof fin, "%s/%s", o->via, RP_JOBFILE_NAME);
     uint32_t n = o->nranks;
     int root = o->rank == 0;
     /* a stale temporary file of a killed job: removed before anyone opens

@@ -434,7 +434,7 @@ static int try_jobfile(rp_rankdata *d, int valid)
     char sd[RP_SHOW_LEN];
     rp_warn(0, "could not write the job file %s/%s (%s); every rank writes its own rank "
             "file instead (counter jobfile_fallback)", rp_show(sd, sizeof sd, out_dir),
-            RP_JOB_NAME, why);
+            RP_JOBFILE_NAME, why);
     return 0;
 }
 
@@ -541,7 +541,7 @@ int output_write_rank(int final)
         free_export(&d);
         if (rp_rt.rank == 0 && !getenv("RP_QUIET")) {
             char sa[RP_SHOW_LEN];
-            rp_warn(0, "profile written to %s/%s (rp-report %s)", sd, RP_JOB_NAME,
+            rp_warn(0, "profile written to %s/%s (rp-report %s)", sd, RP_JOBFILE_NAME,
                     rp_show_arg(sa, sizeof sa, out_dir));
         }
         return 0;

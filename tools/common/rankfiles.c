@@ -44,7 +44,7 @@ static int parse_rank_name(const char *s, uint32_t *rank)
 
 static int is_entry(const char *name)
 {
-    return strncmp(name, RP_JOB_NAME "#", sizeof RP_JOB_NAME) == 0;
+    return strncmp(name, RP_JOBFILE_NAME "#", sizeof RP_JOBFILE_NAME) == 0;
 }
 
 static int cmp_rankfile(const void *a, const void *b)
@@ -60,7 +60,7 @@ static int has_jobfile(const char *dir, char **path)
 {
     struct stat sb;
     *path = NULL;
-    if (asprintf(path, "%s/%s", dir, RP_JOB_NAME) < 0) {
+    if (asprintf(path, "%s/%s", dir, RP_JOBFILE_NAME) < 0) {
         *path = NULL;
         return 0;
     }
@@ -109,7 +109,7 @@ static int list_files(const char *dir, int jobs, rankfile **out, uint32_t *n, ch
         const char *name;
         if (next_job < nje) {
             r = je[next_job].rank;
-            snprintf(jname, sizeof jname, "%s#%u", RP_JOB_NAME, next_job++);
+            snprintf(jname, sizeof jname, "%s#%u", RP_JOBFILE_NAME, next_job++);
             name = jname;
         } else if ((e = readdir(d)) != NULL) {
             if (!parse_rank_name(e->d_name, &r))
@@ -251,7 +251,7 @@ int rankfiles_list_job(const char *dir, uint32_t **ranks, char ***paths, uint32_
     rp_jobid fj;
     int have_fj = 0;
     char *jobfile_path = NULL;
-    if (asprintf(&jobfile_path, "%s/%s", dir, RP_JOB_NAME) < 0)
+    if (asprintf(&jobfile_path, "%s/%s", dir, RP_JOBFILE_NAME) < 0)
         jobfile_path = NULL;
     for (uint32_t i = 0; i < cnt; i++) {
         if (ok) {

@@ -9,14 +9,14 @@
 
 static void fix_header_crc(uint8_t *b, size_t n)
 {
-    if (n < RP_JOB_HDR_BYTES)
+    if (n < RP_JOBFILE_HDR_BYTES)
         return;
     uint32_t ne = (uint32_t)b[16] | (uint32_t)b[17] << 8 | (uint32_t)b[18] << 16 |
                   (uint32_t)b[19] << 24;
-    uint64_t ib = (uint64_t)ne * RP_JOB_ENTRY_BYTES;
-    if (ib > n - RP_JOB_HDR_BYTES)
+    uint64_t ib = (uint64_t)ne * RP_JOBFILE_ENTRY_BYTES;
+    if (ib > n - RP_JOBFILE_HDR_BYTES)
         return;
-    uint32_t c = rp_crc32_update(rp_crc32_update(0, b, 32), b + RP_JOB_HDR_BYTES, (size_t)ib);
+    uint32_t c = rp_crc32_update(rp_crc32_update(0, b, 32), b + RP_JOBFILE_HDR_BYTES, (size_t)ib);
     for (int i = 0; i < 4; i++)
         b[32 + i] = (uint8_t)(c >> (8 * i));
 }

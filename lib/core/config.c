@@ -92,6 +92,9 @@ void config_load(rp_config *cfg, int verbose)
     get_u32("RP_THREADS", 0, 1, 1, ", 0 = sample the MPI thread only", &cfg->threads, verbose);
     get_u32("RP_CHECKPOINT", 0, RP_MAX_CHECKPOINT_S, RP_DEFAULT_CHECKPOINT_S,
             ", seconds between checkpoints, 0 = only at MPI_Finalize", &cfg->checkpoint_s, verbose);
+    get_u32("RP_JOBFILE", 0, UINT32_MAX, RP_DEFAULT_JOBFILE,
+            ", ranks from which one job file is written, 0 = a file per rank", &cfg->jobfile,
+            verbose);
     get_u32("RP_CCT_NODES", 2, CCT_MAX_CAP, CCT_DEFAULT_CAP, ", calling-context tree nodes", &cfg->cct_nodes, verbose);
     get_u32("RP_MAILBOX", 0, 1, 1, ", 0 = path-sets as MPI messages between all ranks",
             &cfg->mailbox, verbose);

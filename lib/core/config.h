@@ -27,6 +27,9 @@ void config_load(rp_config *cfg, int verbose);
 
 #define RP_DEFAULT_CHECKPOINT_S 10u
 #define RP_MAX_CHECKPOINT_S     31536000u   /* a year */
+/* RP_JOBFILE: one job file (job.rpj) instead of a file per rank from this
+ * many ranks on (doc/environment.md says why 256). */
+#define RP_DEFAULT_JOBFILE      256u
 
 /* Before MPI_Init (pthread_create may come first): will worker threads be
  * sampled?  The same variables as config_load, read quietly (config_load

@@ -11,6 +11,7 @@
 #include "format/rpfile.h"
 #include "format/rpenc.h"
 #include "format/rpio.h"
+#include "format/rpjob.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -403,6 +404,49 @@ static void enc_edges(rpenc *e, const rp_rankdata *d)
     rpenc_section_end(e, s);
 }
 
+/* Every section but END into e (initialised here). */
+static void encode(rpenc *e, const rp_rankdata *d)
+{
+    rpenc_init(e);
+    rpenc_file_header(e, RP_FILE_MAGIC, RP_FILE_VERSION);
+    enc_head(e, d);
+    enc_job(e, d);
+
+    size_t s = rpenc_section_begin(e, TAG_STAT);
+    rpenc_stats(e, &d->stats, RP_ENC_FIXED);
+    rpenc_section_end(e, s);
+
+    s = rpenc_section_begin(e, TAG_CNTR);
+    rpenc_counters(e, d->counters, d->n_counters);
+    rpenc_section_end(e, s);
+
+    s = rpenc_section_begin(e, TAG_MODS);
+    rpenc_u32(e, d->n_modules);
+    for (uint32_t i = 0; i < d->n_modules; i++) {
+        rpenc_str(e, d->modules[i].path);
+        rpenc_u8(e, (uint8_t)d->modules[i].build_id_len);
+        rpenc_bytes(e, d->modules[i].build_id, d->modules[i].build_id_len);
+    }
+    rpenc_section_end(e, s);
+
+    s = rpenc_section_begin(e, TAG_MPIN);
+    rpenc_u32(e, d->n_mpi_names);
+    for (uint32_t i = 0; i < d->n_mpi_names; i++)
+        rpenc_str(e, d->mpi_names[i]);
+    rpenc_section_end(e, s);
+
+    enc_cct(e, d);
+    /* Path and trace modes only: a prof-mode file has none of them. */
+    if (d->n_events || d->n_tasks)
+        enc_tasks(e, d);
+    if (d->n_pathsums) {
+        enc_pathsums(e, d);
+        enc_pathcov(e, d);
+    }
+    if (d->n_edges)
+        enc_edges(e, d);
+}
+
 int rpfile_write(const char *path, const rp_rankdata *d)
 {
     if (!path || !d || rpfile_validate(d, NULL, 0) != 0) {
@@ -410,45 +454,39 @@ int rpfile_write(const char *path, const rp_rankdata *d)
         return -1;
     }
     rpenc e;
-    rpenc_init(&e);
-    rpenc_file_header(&e, RP_FILE_MAGIC, RP_FILE_VERSION);
-    enc_head(&e, d);
-    enc_job(&e, d);
-
-    size_t s = rpenc_section_begin(&e, TAG_STAT);
-    rpenc_stats(&e, &d->stats, RP_ENC_FIXED);
-    rpenc_section_end(&e, s);
-
-    s = rpenc_section_begin(&e, TAG_CNTR);
-    rpenc_counters(&e, d->counters, d->n_counters);
-    rpenc_section_end(&e, s);
-
-    s = rpenc_section_begin(&e, TAG_MODS);
-    rpenc_u32(&e, d->n_modules);
-    for (uint32_t i = 0; i < d->n_modules; i++) {
-        rpenc_str(&e, d->modules[i].path);
-        rpenc_u8(&e, (uint8_t)d->modules[i].build_id_len);
-        rpenc_bytes(&e, d->modules[i].build_id, d->modules[i].build_id_len);
-    }
-    rpenc_section_end(&e, s);
-
-    s = rpenc_section_begin(&e, TAG_MPIN);
-    rpenc_u32(&e, d->n_mpi_names);
-    for (uint32_t i = 0; i < d->n_mpi_names; i++)
-        rpenc_str(&e, d->mpi_names[i]);
-    rpenc_section_end(&e, s);
-
-    enc_cct(&e, d);
-    /* Path and trace modes only: a prof-mode file has none of them. */
-    if (d->n_events || d->n_tasks)
-        enc_tasks(&e, d);
-    if (d->n_pathsums) {
-        enc_pathsums(&e, d);
-        enc_pathcov(&e, d);
-    }
-    if (d->n_edges)
-        enc_edges(&e, d);
+    encode(&e, d);
     return rpio_commit(&e, path);
+}
+
+int rpfile_encode(const rp_rankdata *d, uint8_t **buf, size_t *len)
+{
+    *buf = NULL;
+    *len = 0;
+    if (!d || rpfile_validate(d, NULL, 0) != 0) {
+        errno = EINVAL;
+        return -1;
+    }
+    rpenc e;
+    encode(&e, d);
+    rpenc_finish(&e);
+    if (e.failed) {
+        rpenc_free(&e);
+        errno = ENOMEM;
+        return -1;
+    }
+    *buf = e.buf;
+    *len = e.len;
+    return 0;
+}
+
+/* The bytes of PATH, or of the job file entry it names (rpjob.h). */
+static int load(const char *path, uint8_t **buf, size_t *len, char *err, size_t errlen)
+{
+    char file[4096];
+    uint32_t i;
+    if (rpjob_parse_ref(path, file, sizeof file, &i))
+        return rpjob_load_entry(file, i, buf, len, err, errlen);
+    return rpdec_load_file(path, buf, len, err, errlen);
 }
 
 /* ---- reader --------------------------------------------------------------- */
@@ -715,8 +753,11 @@ int rpfile_read(const char *path, rp_rankdata *d, char *err, size_t errlen)
         {TAG_PCOV, "PCOV", 0}, {TAG_JOB, "JOB", 0}};
     rp_section sec[S_N];
     uint8_t *buf;
-    if (rpio_open(path, RP_FILE_MAGIC, RP_FILE_VERSION, spec, S_N, sec, &buf, err, errlen) != 0)
+    size_t len;
+    if (load(path, &buf, &len, err, errlen) != 0)
         return -1;
+    if (rpio_check(buf, len, RP_FILE_MAGIC, RP_FILE_VERSION, spec, S_N, sec, err, errlen) != 0)
+        goto fail;
     if (dec_head(&sec[S_HEAD], d, err, errlen) != 0)
         goto fail;
     /* no JOB section: a file from before it, "job unknown" (id 0) */
@@ -795,9 +836,29 @@ static uint32_t le32(const uint8_t *p)
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
+/* rpfile_read_job of a job file's entry: it is in memory anyway. */
+static int read_job_entry(const char *path, rp_jobid *job, char *err, size_t errlen)
+{
+    static const rp_secspec spec[1] = {{TAG_JOB, "JOB", 0}};
+    rp_section sec[1];
+    uint8_t *buf;
+    size_t len;
+    if (load(path, &buf, &len, err, errlen) != 0)
+        return -1;
+    int rc = rpio_check(buf, len, RP_FILE_MAGIC, RP_FILE_VERSION, spec, 1, sec, err, errlen);
+    if (rc == 0 && sec[0].p)
+        rc = dec_job(sec[0].p, sec[0].len, job, err, errlen);
+    free(buf);
+    return rc;
+}
+
 int rpfile_read_job(const char *path, rp_jobid *job, char *err, size_t errlen)
 {
     memset(job, 0, sizeof *job);
+    char file[4096];
+    uint32_t ent;
+    if (rpjob_parse_ref(path, file, sizeof file, &ent))
+        return read_job_entry(path, job, err, errlen);
     /* O_NONBLOCK: a FIFO or device named like a rank file must not hang */
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0) {

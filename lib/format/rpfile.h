@@ -137,17 +137,22 @@ typedef struct rp_rankdata {
 
 /* Write atomically (PATH.tmp.<pid>, fsync, rename).  0 or -1 with errno. */
 int  rpfile_write(const char *path, const rp_rankdata *d);
+/* The bytes rpfile_write would write, END included, into a malloc'd *buf
+ * (the job file's entries, lib/runtime/jobfile.c).  0 or -1 with errno. */
+int  rpfile_encode(const rp_rankdata *d, uint8_t **buf, size_t *len);
 /* Read and validate everything (magic, version, section bounds, CRC, ids,
  * parent links acyclic and in range, sizes bounded by the file size).
  * 0 on success; -1 with a one-line reason in err (naming the problem, not
- * the file: the caller prefixes the path). */
+ * the file: the caller prefixes the path).  PATH may also name an entry
+ * of a job file, "DIR/job.rpj#N" (format/rpjob.h): the same checks run on
+ * that entry's bytes. */
 int  rpfile_read(const char *path, rp_rankdata *d, char *err, size_t errlen);
 void rpfile_free(rp_rankdata *d);   /* frees what rpfile_read allocated */
 /* Only the job of PATH (its JOB section), without reading the rest: the
  * container's header and section headers are walked with seeks, no CRC
  * check (rpfile_read does that).  0 with *job filled (id 0: the file has
  * no JOB section, "job unknown"); -1 with a reason in err if the file
- * cannot be walked. */
+ * cannot be walked.  PATH may name a job file's entry as for rpfile_read. */
 int  rpfile_read_job(const char *path, rp_jobid *job, char *err, size_t errlen);
 /* Same job?  Two unknown jobs compare equal. */
 int  rpfile_same_job(const rp_jobid *a, const rp_jobid *b);

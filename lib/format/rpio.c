@@ -8,34 +8,41 @@
 #define SPARSE_ENTRY_BYTES 16u  /* row, column, value */
 #define SPARSE_ENTRY_MIN_VARINT 2u   /* gap, value: a byte each at least */
 
-int rpio_open(const char *path, const char magic[8], uint32_t version, const rp_secspec *spec,
-              uint32_t n, rp_section *sec, uint8_t **buf, char *err, size_t errlen)
+int rpio_check(const uint8_t *b, size_t len, const char magic[8], uint32_t version,
+               const rp_secspec *spec, uint32_t n, rp_section *sec, char *err, size_t errlen)
 {
-    size_t len;
-    uint32_t known[32];
-    *buf = NULL;
+    uint32_t known[32] = {0};   /* zeroed: gcc cannot see n <= 32 */
     if (n > sizeof known / sizeof known[0]) {
         rp_seterr(err, errlen, "internal: too many section kinds (%u)", n);
         return -1;
     }
     for (uint32_t i = 0; i < n; i++)
         known[i] = spec[i].tag;
-    uint8_t *b;
-    if (rpdec_load_file(path, &b, &len, err, errlen) != 0)
-        return -1;
     if (rpdec_container(b, len, magic, version, known, n, sec, err, errlen) != 0)
-        goto fail;
+        return -1;
     for (uint32_t i = 0; i < n; i++) {
         if (spec[i].required && !sec[i].p) {
             rp_seterr(err, errlen, "missing %s section", spec[i].name);
-            goto fail;
+            return -1;
         }
+    }
+    return 0;
+}
+
+int rpio_open(const char *path, const char magic[8], uint32_t version, const rp_secspec *spec,
+              uint32_t n, rp_section *sec, uint8_t **buf, char *err, size_t errlen)
+{
+    size_t len;
+    uint8_t *b;
+    *buf = NULL;
+    if (rpdec_load_file(path, &b, &len, err, errlen) != 0)
+        return -1;
+    if (rpio_check(b, len, magic, version, spec, n, sec, err, errlen) != 0) {
+        free(b);
+        return -1;
     }
     *buf = b;
     return 0;
-fail:
-    free(b);
-    return -1;
 }
 
 int rpio_commit(rpenc *e, const char *path)

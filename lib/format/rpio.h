@@ -24,6 +24,11 @@ typedef struct rp_secspec {
 int rpio_open(const char *path, const char magic[8], uint32_t version, const rp_secspec *spec,
               uint32_t n, rp_section *sec, uint8_t **buf, char *err, size_t errlen);
 
+/* rpio_open's checks on a file already in memory (buf, len): the entry
+ * of a job file (rpjob.h).  The caller keeps buf.  0 or -1. */
+int rpio_check(const uint8_t *buf, size_t len, const char magic[8], uint32_t version,
+               const rp_secspec *spec, uint32_t n, rp_section *sec, char *err, size_t errlen);
+
 /* Append END with the CRC, write atomically (rpenc_write_file) and free the
  * buffer.  0 or -1 with errno (ENOMEM when an allocation failed earlier). */
 int rpio_commit(rpenc *e, const char *path);

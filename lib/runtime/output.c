@@ -1,4 +1,6 @@
-/* output.c - the measurement directory and this rank's file.
+/* output.c - the measurement directory and this rank's file (or, at
+ * MPI_Finalize of a job of RP_JOBFILE ranks or more, its entry of the job
+ * file: lib/runtime/jobfile.c).
  *
  * Rank 0 chooses and creates the directory (RP_OUTPUT, else
  * rpprof-<exe>-<jobid> in the working directory, with a numeric suffix if
@@ -35,10 +37,12 @@
 #include "runtime/runtime.h"
 #include "exchange/comm.h"
 #include "format/rpfile.h"
+#include "format/rpjob.h"
 #include "runtime/runtime_int.h"
 #include "modes/modes.h"
 #include "runtime/fault.h"
 #include "runtime/output.h"
+#include "runtime/jobfile.h"
 #include "sampler/sigwrap.h"
 #include "core/show.h"
 #include "core/warn.h"
@@ -54,6 +58,10 @@ static int lock_fd = -1;
 /* This job's identity, drawn by rank 0 and broadcast with the directory's
  * name (output_prepare): every rank file and checkpoint carries it. */
 static rp_jobid g_job;
+/* RP_JOBFILE as rank 0 read it, broadcast with the directory: the job file
+ * is collective, so every rank must decide alike whatever its own
+ * environment says. */
+static uint32_t g_jobfile;
 
 static void exe_name(char *buf, size_t cap, int base_only)
 {
@@ -346,9 +354,10 @@ int output_prepare(void)
     }
     /* The job's identity travels with the directory's name: no collective
      * of its own (the shadow communicator's one broadcast of rp_start). */
-    struct { int status; char dir[sizeof out_dir]; rp_jobid job; } pkt;
+    struct { int status; uint32_t jobfile; char dir[sizeof out_dir]; rp_jobid job; } pkt;
     memset(&pkt, 0, sizeof pkt);
     pkt.status = status;
+    pkt.jobfile = rp_rt.cfg.jobfile;
     memcpy(pkt.dir, out_dir, sizeof out_dir);
     pkt.job = job;
     PMPI_Bcast(&pkt, (int)sizeof pkt, MPI_BYTE, 0, comm_world()->coll);
@@ -359,6 +368,7 @@ int output_prepare(void)
     memcpy(out_dir, pkt.dir, sizeof out_dir);
     out_dir[sizeof out_dir - 1] = '\0';
     g_job = pkt.job;
+    g_jobfile = pkt.jobfile;
     g_job.launcher[sizeof g_job.launcher - 1] = '\0';
     open_out_dir();
     return 0;
@@ -400,6 +410,32 @@ static void free_export(rp_rankdata *d)
     free(d->mpi_names);
     free(d->nodes);
     free(d->metrics);
+}
+
+/* The job file, with this rank's data d (valid: it passed the reader's
+ * checks).  1 written; 0 not: d's jobfile_fallback counter is set, and the
+ * caller writes the rank file as without RP_JOBFILE. */
+static int try_jobfile(rp_rankdata *d, int valid)
+{
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    if (valid && rpfile_encode(d, &buf, &len) != 0)
+        buf = NULL;
+    rp_jobout o = { out_via, comm_world()->coll, rp_rt.rank, rp_rt.nranks };
+    char why[128];
+    int done = jobfile_write(&o, buf, len, why, sizeof why);
+    free(buf);
+    if (done)
+        return 1;
+    rp_counters[RP_CNT_JOBFILE_FALLBACK] = 1;
+    for (uint32_t i = 0; i < d->n_counters; i++)
+        if (strcmp(d->counters[i].name, rp_counter_table[RP_CNT_JOBFILE_FALLBACK].name) == 0)
+            d->counters[i].value = 1;
+    char sd[RP_SHOW_LEN];
+    rp_warn(0, "could not write the job file %s/%s (%s); every rank writes its own rank "
+            "file instead (counter jobfile_fallback)", rp_show(sd, sizeof sd, out_dir),
+            RP_JOBFILE_NAME, why);
+    return 0;
 }
 
 int output_write_rank(int final)
@@ -472,8 +508,11 @@ int output_write_rank(int final)
     sigwrap_warn_blocked();
     /* Every row of the counter table (lib/core/counters.def), in its order. */
     rp_counter *all = calloc(RP_CNT__N, sizeof *all);
+    int in_job = final && g_jobfile && rp_rt.nranks >= g_jobfile;
     if (!all) {
         rp_warn(1, "out of memory writing the rank file");
+        if (in_job)   /* the job file is collective: join it, with nothing */
+            (void)try_jobfile(&d, 0);
         free_export(&d);
         return -1;
     }
@@ -491,8 +530,23 @@ int output_write_rank(int final)
     /* Our own data failing the reader's checks is a bug of ours: say which
      * check, rather than a bare EINVAL from the writer. */
     char why[256];
-    if (rpfile_validate(&d, why, sizeof why) != 0) {
+    int valid = rpfile_validate(&d, why, sizeof why) == 0;
+    if (!valid)
         rp_warn(1, "cannot write %s: internal error: %s", shown, why);
+    /* At MPI_Finalize of a large enough job: one job file (jobfile.c).
+     * Collective, so every rank gets here, valid data or not. */
+    if (in_job && try_jobfile(&d, valid)) {
+        /* this rank's checkpoint, if any, is superseded by the job file */
+        (void)unlink(path);
+        free_export(&d);
+        if (rp_rt.rank == 0 && !getenv("RP_QUIET")) {
+            char sa[RP_SHOW_LEN];
+            rp_warn(0, "profile written to %s/%s (rp-report %s)", sd, RP_JOBFILE_NAME,
+                    rp_show_arg(sa, sizeof sa, out_dir));
+        }
+        return 0;
+    }
+    if (!valid) {
         free_export(&d);
         errno = EINVAL;
         return -1;

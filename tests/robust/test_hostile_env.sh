@@ -72,7 +72,7 @@ bad() {
 BIG=99999999999999999999999
 for val in "" -1 "$BIG" 4294967297 abc " 5" 5x +5 0x10 1e3; do
     bad RP_K="$val" RP_SUMMARY="$val" RP_BUFFER="$val" RP_EAGER_LIMIT="$val" \
-        RP_CHECKPOINT="$val" RP_CCT_NODES="$val"
+        RP_CHECKPOINT="$val" RP_CCT_NODES="$val" RP_JOBFILE="$val"
 done
 # zero and just out of range (RP_CCT_NODES 1: below the minimum of 2;
 # 300000000: above 2^28)

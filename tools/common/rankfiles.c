@@ -1,7 +1,9 @@
 /* rankfiles.c - finding a measurement directory's rank files
- * (rank-<digits>.rpp), for rp-merge, rp-report and the full-path reader. */
+ * (rank-<digits>.rpp, and the entries of a job file job.rpj, named
+ * "DIR/job.rpj#N"), for rp-merge, rp-report and the full-path reader. */
 #define _GNU_SOURCE
 #include "common/rankfiles.h"
+#include "format/rpjob.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -40,6 +42,11 @@ static int parse_rank_name(const char *s, uint32_t *rank)
     return 1;
 }
 
+static int is_entry(const char *name)
+{
+    return strncmp(name, RP_JOBFILE_NAME "#", sizeof RP_JOBFILE_NAME) == 0;
+}
+
 static int cmp_rankfile(const void *a, const void *b)
 {
     const rankfile *x = a, *y = b;
@@ -48,20 +55,69 @@ static int cmp_rankfile(const void *a, const void *b)
     return strcmp(x->name, y->name);
 }
 
-static int list_rankfiles(const char *dir, rankfile **out, uint32_t *n)
+/* Is there a job file in DIR?  1 with its path in *path (malloc'd). */
+static int has_jobfile(const char *dir, char **path)
+{
+    struct stat sb;
+    *path = NULL;
+    if (asprintf(path, "%s/%s", dir, RP_JOBFILE_NAME) < 0) {
+        *path = NULL;
+        return 0;
+    }
+    if (lstat(*path, &sb) == 0)
+        return 1;
+    free(*path);
+    *path = NULL;
+    return 0;
+}
+
+/* The rank files of DIR and, with jobs, the entries of its job file (as
+ * "job.rpj#N"; a job file that fails its checks: -1, errno EBADMSG and the
+ * reason in joberr).  Without jobs the job file is not read (counting). */
+static int list_files(const char *dir, int jobs, rankfile **out, uint32_t *n, char *joberr,
+                      size_t joberrlen)
 {
     *out = NULL;
     *n = 0;
+    rp_jobentry *je = NULL;
+    uint32_t nje = 0;
+    char *jpath;
+    if (jobs && has_jobfile(dir, &jpath)) {
+        char why[300];
+        int rc = rpjob_read_index(jpath, &je, &nje, why, sizeof why);
+        if (rc != 0) {
+            if (joberr)
+                snprintf(joberr, joberrlen, "%s: %s", jpath, why);
+            free(jpath);
+            errno = EBADMSG;
+            return -1;
+        }
+        free(jpath);
+    }
     DIR *d = opendir(dir);
-    if (!d)
+    if (!d) {
+        free(je);
         return -1;
+    }
     rankfile *v = NULL;
     uint32_t cnt = 0, cap = 0;
     struct dirent *e;
-    while ((e = readdir(d)) != NULL) {
+    uint32_t next_job = 0;
+    for (;;) {
         uint32_t r;
-        if (!parse_rank_name(e->d_name, &r))
-            continue;
+        char jname[64];
+        const char *name;
+        if (next_job < nje) {
+            r = je[next_job].rank;
+            snprintf(jname, sizeof jname, "%s#%u", RP_JOBFILE_NAME, next_job++);
+            name = jname;
+        } else if ((e = readdir(d)) != NULL) {
+            if (!parse_rank_name(e->d_name, &r))
+                continue;
+            name = e->d_name;
+        } else {
+            break;
+        }
         if (cnt == cap) {
             cap = cap ? cap * 2 : 64;
             rankfile *nv = realloc(v, cap * sizeof *nv);
@@ -70,12 +126,13 @@ static int list_rankfiles(const char *dir, rankfile **out, uint32_t *n)
             v = nv;
         }
         v[cnt].rank = r;
-        v[cnt].name = strdup(e->d_name);
+        v[cnt].name = strdup(name);
         if (!v[cnt].name)
             goto oom;
         cnt++;
     }
     closedir(d);
+    free(je);
     if (cnt > 1)
         qsort(v, cnt, sizeof *v, cmp_rankfile);
     *out = v;
@@ -83,6 +140,7 @@ static int list_rankfiles(const char *dir, rankfile **out, uint32_t *n)
     return 0;
 oom:
     closedir(d);
+    free(je);
     for (uint32_t i = 0; i < cnt; i++)
         free(v[i].name);
     free(v);
@@ -182,7 +240,7 @@ int rankfiles_list_job(const char *dir, uint32_t **ranks, char ***paths, uint32_
     *n = 0;
     if (pick)
         memset(pick, 0, sizeof *pick);
-    if (list_rankfiles(dir, &v, &cnt) != 0)
+    if (list_files(dir, 1, &v, &cnt, pick ? pick->err : NULL, pick ? sizeof pick->err : 0) != 0)
         return -1;
     uint32_t *r = malloc((cnt ? cnt : 1) * sizeof *r);
     char **p = calloc(cnt ? cnt : 1, sizeof *p);
@@ -190,6 +248,11 @@ int rankfiles_list_job(const char *dir, uint32_t **ranks, char ***paths, uint32_
     jobgroup *g = malloc((cnt ? cnt : 1) * sizeof *g);
     uint32_t ng = 0;
     int ok = r && p && grp && g;
+    rp_jobid fj;
+    int have_fj = 0;
+    char *jobfile_path = NULL;
+    if (asprintf(&jobfile_path, "%s/%s", dir, RP_JOBFILE_NAME) < 0)
+        jobfile_path = NULL;
     for (uint32_t i = 0; i < cnt; i++) {
         if (ok) {
             r[i] = v[i].rank;
@@ -197,16 +260,24 @@ int rankfiles_list_job(const char *dir, uint32_t **ranks, char ***paths, uint32_
             if (!ok)
                 p[i] = NULL;
         }
-        free(v[i].name);
         if (!ok)
             continue;
         rp_jobid j;
         char err[256];
         grp[i] = -1;
-        if (rpfile_read_job(p[i], &j, err, sizeof err) != 0)
+        /* a job file's entries are all of one job: its first entry says */
+        int entry = is_entry(v[i].name);
+        if (entry && have_fj) {
+            j = fj;
+        } else if (rpfile_read_job(p[i], &j, err, sizeof err) != 0) {
             continue;
+        } else if (entry) {
+            fj = j;
+            have_fj = 1;
+        }
         struct stat sb;
-        int64_t mt = stat(p[i], &sb) == 0
+        char *sp = entry ? jobfile_path : p[i];
+        int64_t mt = sp && stat(sp, &sb) == 0
                          ? (int64_t)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec : 0;
         uint32_t k = 0;
         while (k < ng && !rpfile_same_job(&g[k].job, &j))
@@ -222,7 +293,6 @@ int rankfiles_list_job(const char *dir, uint32_t **ranks, char ***paths, uint32_
             g[k].newest_mtime = mt;
         grp[i] = (int)k;
     }
-    free(v);
     uint32_t best = 0;
     for (uint32_t k = 1; ok && k < ng; k++)
         if (newer(&g[k], &g[best]))
@@ -236,10 +306,22 @@ int rankfiles_list_job(const char *dir, uint32_t **ranks, char ***paths, uint32_
             last_has_files = 1;
         }
     /* Keep the newest job's files (and those whose job is unreadable). */
-    uint32_t w = 0, i = 0;
+    uint32_t w = 0, i = 0, dups = 0;
+    uint32_t *kept_at = malloc((cnt ? cnt : 1) * sizeof *kept_at);   /* v's index */
+    ok = ok && kept_at;
     int listed = ok;
     for (; ok && i < cnt; i++) {
         if (grp[i] < 0 || (uint32_t)grp[i] == best) {
+            /* the same rank of the same job in the job file and a rank
+             * file (a checkpoint, "job.rpj#" sorts first): the job file's
+             * entry, written at MPI_Finalize, is the one kept */
+            if (w && r[w - 1] == r[i] && is_entry(v[kept_at[w - 1]].name) &&
+                !is_entry(v[i].name) && grp[i] == grp[kept_at[w - 1]]) {
+                free(p[i]);
+                dups += grp[i] >= 0;
+                continue;
+            }
+            kept_at[w] = i;
             r[w] = r[i];
             p[w++] = p[i];
             continue;
@@ -274,7 +356,7 @@ int rankfiles_list_job(const char *dir, uint32_t **ranks, char ***paths, uint32_
     if (ok && pick && ng) {
         pick->n_jobs = ng;
         pick->job = g[best].job;
-        pick->n_kept = g[best].files;
+        pick->n_kept = g[best].files - dups;
         pick->have_last = have_last;
         if (have_last)
             pick->last = last;
@@ -282,6 +364,11 @@ int rankfiles_list_job(const char *dir, uint32_t **ranks, char ***paths, uint32_
     }
     free(grp);
     free(g);
+    free(kept_at);
+    free(jobfile_path);
+    for (uint32_t j = 0; j < cnt; j++)
+        free(v[j].name);
+    free(v);
     if (!ok) {
         /* listing failed: p[0..cnt) untouched; choosing failed at i - 1:
          * p[0..w) kept, p[i..cnt) not yet looked at */
@@ -310,9 +397,17 @@ int64_t rankfiles_newest(const char *dir, uint32_t *count)
     rankfile *v;
     uint32_t n;
     *count = 0;
-    if (list_rankfiles(dir, &v, &n) != 0)
+    if (list_files(dir, 0, &v, &n, NULL, 0) != 0)
         return -1;
     int64_t newest = 0;
+    char *jp;
+    if (has_jobfile(dir, &jp)) {
+        struct stat sb;
+        if (stat(jp, &sb) == 0)
+            newest = (int64_t)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec;
+        free(jp);
+        *count = 1;   /* the job file counts as one */
+    }
     for (uint32_t i = 0; i < n; i++) {
         char *path;
         struct stat sb;
@@ -327,7 +422,7 @@ int64_t rankfiles_newest(const char *dir, uint32_t *count)
         free(v[i].name);
     }
     free(v);
-    *count = n;
+    *count += n;
     return newest;
 }
 

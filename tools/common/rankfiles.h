@@ -1,5 +1,13 @@
 /* rankfiles.h - the rank files of a measurement directory
- * (rank-<digits>.rpp, 5 or more digits), found once for every tool. */
+ * (rank-<digits>.rpp, 5 or more digits, and the entries of its job file
+ * job.rpj, format/rpjob.h), found once for every tool.
+ *
+ * A job file's entry N is listed as the path "DIR/job.rpj#N" with rank N;
+ * rpfile_read and rpfile_read_job read it like a rank file.  A directory
+ * holding both: every file and entry joins the choice of the job below;
+ * when a rank of the job kept is both in the job file and a rank file (a
+ * checkpoint that the job file, written at MPI_Finalize, supersedes), the
+ * job file's entry is listed and the rank file is not. */
 #ifndef RP_RANKFILES_H
 #define RP_RANKFILES_H
 
@@ -31,12 +39,16 @@ typedef struct rp_jobpick {
     int       have_last;
     rp_jobid  last;
     int       stale;
+    /* Listing failed (-1, errno EBADMSG) because DIR's job file fails its
+     * checks: "DIR/job.rpj: reason". */
+    char      err[512];
 } rp_jobpick;
 
 /* The rank files of DIR of its newest job, sorted by rank: ranks[i] and
  * the malloc'd path "DIR/name" paths[i] (rankfiles_free frees them).
  * pick, when not NULL, says which job was kept and what was left out
- * (rankfiles_pick_free frees it).  0, or -1 with errno. */
+ * (rankfiles_pick_free frees it).  0, or -1 with errno (and pick->err for
+ * a bad job file). */
 int rankfiles_list_job(const char *dir, uint32_t **ranks, char ***paths, uint32_t *n,
                        rp_jobpick *pick);
 /* The same without the account of the choice. */
@@ -47,8 +59,9 @@ void rankfiles_pick_free(rp_jobpick *pick);
  * or "job unknown (files from before job identities)". */
 void rankfiles_job_name(const rp_jobid *j, char *buf, size_t cap);
 
-/* Newest mtime (ns) of DIR's rank files, 0 if none; -1 if DIR unreadable.
- * *count: how many there are. */
+/* Newest mtime (ns) of DIR's rank files and job file, 0 if none; -1 if
+ * DIR unreadable.  *count: how many rank files there are, plus 1 for a job
+ * file (not opened). */
 int64_t rankfiles_newest(const char *dir, uint32_t *count);
 
 #endif

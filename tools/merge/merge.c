@@ -517,7 +517,10 @@ int merge_dir(const char *dir, const rp_merge_opts *o, rp_profile *p)
     uint32_t nfiles;
     rp_jobpick pick;
     if (rankfiles_list_job(dir, &franks, &fpaths, &nfiles, &pick) != 0) {
-        fprintf(stderr, "%s: %s: %s\n", o->prog, dir, strerror(errno));
+        if (pick.err[0])   /* a job file failing its checks */
+            fprintf(stderr, "%s: %s\n", o->prog, pick.err);
+        else
+            fprintf(stderr, "%s: %s: %s\n", o->prog, dir, strerror(errno));
         return -1;
     }
     if (pick.n_left) {

@@ -4,6 +4,7 @@
 # SECONDS (default 60) on a copy of its seed corpus.
 #
 #   targets: rpfile  (rank-file reader, lib/format/rpfile.c)
+#            rpjob   (job-file index and entries, lib/format/rpjob.c)
 #            profile (merged-profile reader, tools/common/profile.c)
 #            pathset (path-set wire decoder, lib/core/wire.c)
 #            chain   (path mode's phase-end walk records, lib/core/chain.c)
@@ -20,7 +21,7 @@ TOP=$(cd "$HERE/../../.." && pwd)
 SECS=${1:-60}
 shift || true
 TARGETS=("$@")
-[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(rpfile profile pathset chain)
+[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(rpfile rpjob profile pathset chain)
 B=${FUZZ_BUILD:-${TMPDIR:-/tmp}/rpfuzz}
 CC=${CC:-clang}
 mkdir -p "$B"
@@ -42,7 +43,7 @@ build() { # TARGET EXTRA_SOURCES
 status=0
 for t in "${TARGETS[@]}"; do
     case $t in
-    rpfile | pathset | chain) build "$t" "" || { status=1; continue; } ;;
+    rpfile | rpjob | pathset | chain) build "$t" "" || { status=1; continue; } ;;
     profile) build "$t" "$TOP/tools/common/profile.c" || { status=1; continue; } ;;
     *) echo "unknown target $t"; status=1; continue ;;
     esac

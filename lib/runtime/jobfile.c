@@ -1,0 +1,156 @@
+/* jobfile.c - every rank's rank file in one job file (RP_JOBFILE,
+ * format/rpjob.h, doc/formats.md "Job file").
+ *
+ * Thousands of ranks each creating a file is the pattern parallel file
+ * systems handle worst (one metadata operation per rank on one directory);
+ * one shared file written with MPI-IO costs one create.  Each rank holds
+ * only its own encoded file: an exclusive scan of the sizes gives its
+ * offset, a gather of (size, CRC) gives rank 0 the index.  The file is
+ * written as job.rpj.tmp and renamed once every rank's write succeeded, so
+ * a reader never sees a torn job file.
+ *
+ * Only PMPI_ entry points: the profiler never enters its own wrappers. */
+#define _GNU_SOURCE
+#include "runtime/jobfile.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "format/crc32.h"
+#include "format/rpjob.h"
+
+/* Rank 0's part: the index to write (NULL elsewhere or on failure). */
+static uint8_t *build_index(const rp_jobout *o, const uint64_t *lencrc, uint64_t *total)
+{
+    uint32_t n = o->nranks;
+    uint64_t start = rpjob_data_start(n);
+    rp_jobentry *e = calloc(n, sizeof *e);
+    uint8_t *idx = malloc((size_t)start);
+    if (!e || !idx) {
+        free(e);
+        free(idx);
+        return NULL;
+    }
+    uint64_t at = start;
+    for (uint32_t i = 0; i < n; i++) {
+        e[i].offset = at;
+        e[i].length = lencrc[2 * i];
+        e[i].rank = i;
+        e[i].crc = (uint32_t)lencrc[2 * i + 1];
+        at += e[i].length;
+    }
+    rpjob_encode_index(idx, e, n, at);
+    free(e);
+    *total = at;
+    return idx;
+}
+
+/* MIN of a flag over the job: the value every rank decides by. */
+static int agree(int ok, MPI_Comm comm)
+{
+    int all = 0;
+    if (PMPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS)
+        return 0;   /* the same failure everywhere, or MPI is broken anyway */
+    return all;
+}
+
+static int wrote_all(MPI_Status *st, size_t want)
+{
+    int got = 0;
+    return PMPI_Get_count(st, MPI_BYTE, &got) == MPI_SUCCESS && got >= 0 &&
+           (size_t)got == want;
+}
+
+int jobfile_write(const rp_jobout *o, const uint8_t *buf, size_t len, char *why, size_t whycap)
+{
+    char tmp[4200], fin[4200];
+    snprintf(tmp, sizeof tmp, "%s/%s.tmp", o->via, RP_JOBFILE_NAME);
+    snprintf(fin, sizeof fin, "%s/%s", o->via, RP_JOBFILE_NAME);
+    uint32_t n = o->nranks;
+    int root = o->rank == 0;
+    /* a stale temporary file of a killed job: removed before anyone opens
+     * it (the first collective below orders this before every open) */
+    if (root)
+        (void)unlink(tmp);
+    uint64_t *lencrc = root ? malloc((size_t)n * 2 * sizeof *lencrc) : NULL;
+    /* An entry is one MPI write of an int count. */
+    int ok = buf && len <= (size_t)INT_MAX && (!root || lencrc);
+    uint64_t mine[2] = {ok ? (uint64_t)len : 0,
+                        ok ? rp_crc32_update(0, buf, len) : 0};
+    uint64_t bad = !ok, sums[2] = {0, 0}, in[2] = {bad, mine[0]};
+    if (PMPI_Allreduce(in, sums, 2, MPI_UINT64_T, MPI_SUM, o->comm) != MPI_SUCCESS ||
+        sums[0] != 0) {
+        free(lencrc);
+        snprintf(why, whycap, "a rank could not encode its data or allocate the index");
+        return 0;
+    }
+    uint64_t off = 0;
+    PMPI_Exscan(&mine[0], &off, 1, MPI_UINT64_T, MPI_SUM, o->comm);
+    if (root)
+        off = 0;   /* Exscan leaves rank 0's result undefined */
+    off += rpjob_data_start(n);
+    PMPI_Gather(mine, 2, MPI_UINT64_T, lencrc, 2, MPI_UINT64_T, 0, o->comm);
+    uint64_t total = rpjob_data_start(n) + sums[1];
+    uint8_t *idx = root ? build_index(o, lencrc, &total) : NULL;
+    free(lencrc);
+    MPI_File fh;
+    /* Errors must come back to us, whatever the program made the default
+     * for files (MPI_FILE_NULL's handler, which a new file inherits):
+     * ERRORS_RETURN for our open, the program's handler restored after. */
+    MPI_Errhandler user_eh = MPI_ERRHANDLER_NULL;
+    int have_eh = PMPI_File_get_errhandler(MPI_FILE_NULL, &user_eh) == MPI_SUCCESS;
+    if (have_eh)
+        PMPI_File_set_errhandler(MPI_FILE_NULL, MPI_ERRORS_RETURN);
+    int opened = PMPI_File_open(o->comm, tmp, MPI_MODE_CREATE | MPI_MODE_WRONLY,
+                                MPI_INFO_NULL, &fh) == MPI_SUCCESS;
+    if (have_eh) {
+        PMPI_File_set_errhandler(MPI_FILE_NULL, user_eh);
+        PMPI_Errhandler_free(&user_eh);
+    }
+    /* [0]: opened here, [1]: rank 0 has its index; MIN over the job */
+    int mine_ok[2] = {opened, !root || idx != NULL}, all_ok[2] = {0, 0};
+    if (PMPI_Allreduce(mine_ok, all_ok, 2, MPI_INT, MPI_MIN, o->comm) != MPI_SUCCESS)
+        all_ok[0] = all_ok[1] = 0;
+    if (!all_ok[0] || !all_ok[1]) {
+        /* Closing is collective: when some rank's open failed it would not
+         * join, so a handle opened elsewhere is left to MPI_Finalize rather
+         * than risk a hang (every rank opened or none, with the MPI
+         * libraries tested). */
+        if (all_ok[0])
+            PMPI_File_close(&fh);
+        free(idx);
+        if (root)
+            (void)unlink(tmp);
+        snprintf(why, whycap, "%s", all_ok[0] ? "rank 0 could not allocate the index"
+                                              : "MPI_File_open failed on a rank");
+        return 0;
+    }
+    int w = PMPI_File_set_size(fh, (MPI_Offset)total) == MPI_SUCCESS;
+    MPI_Status st;
+    if (root) {
+        size_t ib = (size_t)rpjob_data_start(n);
+        w = w && ib <= (size_t)INT_MAX &&
+            PMPI_File_write_at(fh, 0, idx, (int)ib, MPI_BYTE, &st) == MPI_SUCCESS &&
+            wrote_all(&st, ib);
+    }
+    free(idx);
+    /* Collective: every rank joins whatever happened above. */
+    int wr = PMPI_File_write_at_all(fh, (MPI_Offset)off, (void *)buf, (int)len, MPI_BYTE, &st);
+    w = w && wr == MPI_SUCCESS && wrote_all(&st, len);
+    w = PMPI_File_close(&fh) == MPI_SUCCESS && w;
+    int all_w = agree(w, o->comm), renamed = 0;
+    if (root && all_w)
+        renamed = rename(tmp, fin) == 0;
+    if (root && !renamed)
+        (void)unlink(tmp);
+    if (PMPI_Bcast(&renamed, 1, MPI_INT, 0, o->comm) != MPI_SUCCESS)
+        renamed = 0;   /* rank 0 knows better; the rank files follow anyway */
+    if (!renamed) {
+        snprintf(why, whycap, "%s", all_w ? "renaming it into place failed"
+                                          : "a write to it failed or came up short");
+        return 0;
+    }
+    return 1;
+}

@@ -45,16 +45,17 @@ expect_usage "--multiple x" "expected one of: local main" --multiple x "$touchpr
 expect_usage "-k -3" "not a non-negative decimal integer" -k -3 "$touchprog"
 expect_usage "--period 1e3" "not a non-negative decimal integer" --period 1e3 "$touchprog"
 expect_usage "--summary ''" "needs a value" --summary "" "$touchprog"
+expect_usage "--jobfile x" "option --jobfile: 'x' is not a non-negative decimal integer" --jobfile x "$touchprog"
 expect_usage "--lib /missing" "--lib /nonexistent/librpprof.so: no such file" --lib /nonexistent/librpprof.so "$touchprog"
 expect_usage "--lib DIR" "not a readable file" --lib "$work" "$touchprog"
 expect_usage "no program" "no program given" -k 3
 expect_usage "unknown option" "unknown option '--frobnicate'" --frobnicate "$touchprog"
 
 # valid options run the program with the variables set
-printf '#!/bin/sh\necho "$RP_MODE $RP_K $RP_SELECT $LD_PRELOAD" >"%s/env"\n' "$work" >"$work/env.sh"
+printf '#!/bin/sh\necho "$RP_MODE $RP_K $RP_SELECT $RP_JOBFILE $LD_PRELOAD" >"%s/env"\n' "$work" >"$work/env.sh"
 chmod +x "$work/env.sh"
-if sh "$run" -m trace -k 7 -s topk --lib "$lib" "$work/env.sh" &&
-   [ "$(cat "$work/env")" = "trace 7 topk $lib" ]; then
+if sh "$run" -m trace -k 7 -s topk --jobfile 1 --lib "$lib" "$work/env.sh" &&
+   [ "$(cat "$work/env")" = "trace 7 topk 1 $lib" ]; then
     pass "valid options reach the program"
 else
     fail "valid options: got '$(cat "$work/env" 2>/dev/null)'"

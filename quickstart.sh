@@ -160,8 +160,8 @@ count_results() { # prints "pass fail skip" from the .trs files under the given 
 # process - so MPI jobs are checked under valgrind instead,
 # tests/robust/test_fault_valgrind.sh.)
 SAN_TESTS="tests/unit_select tests/unit_summary tests/unit_chain tests/unit_pathset tests/unit_commit
-tests/unit_phasestats tests/unit_cct tests/test_rpfile tests/test_fold tests/test_prune tests/test_pop
-tests/test_diff_units tests/tools/test_diff.sh
+tests/unit_phasestats tests/unit_cct tests/test_rpfile tests/test_rpjob tests/test_fold tests/test_prune tests/test_pop
+tests/test_diff_units tests/tools/test_diff.sh tests/tools/test_jobfile.sh
 tests/tools/test_tools.sh tests/robust/test_hostile_tools.sh"
 sanitize() {
     local san='-fsanitize=address,undefined'

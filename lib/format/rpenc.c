@@ -319,12 +319,8 @@ void rp_seterr(char *err, size_t errlen, const char *fmt, ...)
     va_end(ap);
 }
 
-int rpdec_load_file(const char *path, uint8_t **bufp, size_t *lenp, char *err, size_t errlen)
+int rpdec_open_regular(const char *path, uint64_t *size, char *err, size_t errlen)
 {
-    *bufp = NULL;
-    *lenp = 0;
-    /* O_NONBLOCK: a FIFO or device named like a rank file must not hang
-     * the open (it is refused below as not a regular file). */
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0) {
         rp_seterr(err, errlen, "cannot open: %s", strerror(errno));
@@ -341,12 +337,38 @@ int rpdec_load_file(const char *path, uint8_t **bufp, size_t *lenp, char *err, s
         close(fd);
         return -1;
     }
-    if ((uint64_t)sb.st_size > RP_READ_MAX_BYTES) {
-        rp_seterr(err, errlen, "file too large (%lld bytes)", (long long)sb.st_size);
+    *size = (uint64_t)sb.st_size;
+    return fd;
+}
+
+int rpdec_pread_full(int fd, uint8_t *b, size_t n, uint64_t at)
+{
+    size_t got = 0;
+    while (got < n) {
+        ssize_t r = pread(fd, b + got, n - got, (off_t)(at + got));
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return -1;
+        got += (size_t)r;
+    }
+    return 0;
+}
+
+int rpdec_load_file(const char *path, uint8_t **bufp, size_t *lenp, char *err, size_t errlen)
+{
+    *bufp = NULL;
+    *lenp = 0;
+    uint64_t size;
+    int fd = rpdec_open_regular(path, &size, err, errlen);
+    if (fd < 0)
+        return -1;
+    if (size > RP_READ_MAX_BYTES) {
+        rp_seterr(err, errlen, "file too large (%llu bytes)", (unsigned long long)size);
         close(fd);
         return -1;
     }
-    size_t len = (size_t)sb.st_size;
+    size_t len = (size_t)size;
     uint8_t *buf = malloc(len ? len : 1);
     if (!buf) {
         rp_seterr(err, errlen, "out of memory reading %zu bytes", len);

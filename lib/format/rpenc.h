@@ -75,13 +75,29 @@ uint64_t rpdec_uvar(rpdec *d);
 const uint8_t *rpdec_bytes(rpdec *d, size_t n);
 static inline size_t rpdec_left(const rpdec *d) { return d->failed ? 0 : d->len - d->pos; }
 
-/* Read a whole file into memory (malloc'd; size bounded by
- * RP_READ_MAX_BYTES).  0 or -1 with a reason in err. */
 /* Format a one-line reason into err (if err is non-NULL and errlen > 0):
  * the readers' way of saying what is wrong with a file. */
 void rp_seterr(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* Open PATH for reading, refusing anything but a regular file (a FIFO or
+ * device named like a profile file must not hang the open): the fd, with
+ * the file's size in *size; -1 with a reason in err. */
+int rpdec_open_regular(const char *path, uint64_t *size, char *err, size_t errlen);
+/* n bytes of fd at offset at (EINTR retried): 0, or -1 on an error or
+ * the end of the file. */
+int rpdec_pread_full(int fd, uint8_t *b, size_t n, uint64_t at);
+/* Little-endian values at p: fixed-layout headers read in place. */
+static inline uint32_t rpdec_le32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static inline uint64_t rpdec_le64(const uint8_t *p)
+{
+    return (uint64_t)rpdec_le32(p) | (uint64_t)rpdec_le32(p + 4) << 32;
+}
+/* Read a whole file into memory (malloc'd; size bounded by
+ * RP_READ_MAX_BYTES).  0 or -1 with a reason in err. */
 int rpdec_load_file(const char *path, uint8_t **buf, size_t *len, char *err, size_t errlen);
 
 /* Validate the container and find the sections: magic, version (the

@@ -14,8 +14,6 @@
 #include "format/rpjob.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -817,25 +815,6 @@ void rpfile_free(rp_rankdata *d)
 
 /* ---- the job alone ------------------------------------------------------ */
 
-static int read_full(int fd, uint8_t *b, size_t n, off_t at)
-{
-    size_t got = 0;
-    while (got < n) {
-        ssize_t r = pread(fd, b + got, n - got, at + (off_t)got);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            return -1;
-        got += (size_t)r;
-    }
-    return 0;
-}
-
-static uint32_t le32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 /* rpfile_read_job of a job file's entry: it is in memory anyway. */
 static int read_job_entry(const char *path, rp_jobid *job, char *err, size_t errlen)
 {
@@ -859,31 +838,24 @@ int rpfile_read_job(const char *path, rp_jobid *job, char *err, size_t errlen)
     uint32_t ent;
     if (rpjob_parse_ref(path, file, sizeof file, &ent))
         return read_job_entry(path, job, err, errlen);
-    /* O_NONBLOCK: a FIFO or device named like a rank file must not hang */
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-    if (fd < 0) {
-        rp_seterr(err, errlen, "cannot open: %s", strerror(errno));
+    uint64_t fsize;
+    int fd = rpdec_open_regular(path, &fsize, err, errlen);
+    if (fd < 0)
         return -1;
-    }
     uint8_t h[RP_SEC_HDR_BYTES];
     int rc = -1;
-    struct stat sb;
-    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-        rp_seterr(err, errlen, "not a regular file");
-        goto out;
-    }
-    off_t size = sb.st_size, at = 16;
-    if (size < 16 || read_full(fd, h, 16, 0) != 0 || memcmp(h, RP_FILE_MAGIC, 8) != 0 ||
-        le32(h + 8) != RP_FILE_VERSION) {
+    off_t size = (off_t)fsize, at = 16;
+    if (size < 16 || rpdec_pread_full(fd, h, 16, 0) != 0 || memcmp(h, RP_FILE_MAGIC, 8) != 0 ||
+        rpdec_le32(h + 8) != RP_FILE_VERSION) {
         rp_seterr(err, errlen, "not a rank file of version %u", RP_FILE_VERSION);
         goto out;
     }
     /* a bounded walk: every step moves forward by at least a header */
     while (at + (off_t)RP_SEC_HDR_BYTES <= size) {
-        if (read_full(fd, h, RP_SEC_HDR_BYTES, at) != 0)
+        if (rpdec_pread_full(fd, h, RP_SEC_HDR_BYTES, at) != 0)
             break;
-        uint32_t tag = le32(h);
-        uint64_t len = (uint64_t)le32(h + 8) | (uint64_t)le32(h + 12) << 32;
+        uint32_t tag = rpdec_le32(h);
+        uint64_t len = rpdec_le64(h + 8);
         at += RP_SEC_HDR_BYTES;
         if (len > (uint64_t)(size - at))
             break;
@@ -897,7 +869,7 @@ int rpfile_read_job(const char *path, rp_jobid *job, char *err, size_t errlen)
                 goto out;
             }
             uint8_t p[4096];
-            if (read_full(fd, p, (size_t)len, at) != 0) {
+            if (rpdec_pread_full(fd, p, (size_t)len, at) != 0) {
                 rp_seterr(err, errlen, "%s", strerror(errno ? errno : EIO));
                 goto out;
             }

@@ -3,10 +3,8 @@
 #include "format/rpjob.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include "format/crc32.h"
 #include "format/rpenc.h"
@@ -23,16 +21,6 @@ static void put64(uint8_t *p, uint64_t v)
 {
     for (int i = 0; i < 8; i++)
         p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t get64(const uint8_t *p)
-{
-    return (uint64_t)get32(p) | (uint64_t)get32(p + 4) << 32;
 }
 
 uint64_t rpjob_data_start(uint32_t n)
@@ -61,65 +49,44 @@ void rpjob_encode_index(uint8_t *buf, const rp_jobentry *e, uint32_t n, uint64_t
     put32(buf + CRC_AT, crc);
 }
 
-static int read_at(int fd, uint8_t *b, size_t n, uint64_t at)
-{
-    size_t got = 0;
-    while (got < n) {
-        ssize_t r = pread(fd, b + got, n - got, (off_t)(at + got));
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            return -1;
-        got += (size_t)r;
-    }
-    return 0;
-}
-
 /* Open PATH and check its header against the file: the fd, or -1 with err.
  * *n, *size: entries and the file size (the header's, equal to fstat's). */
 static int open_checked(const char *path, uint8_t hdr[RP_JOBFILE_HDR_BYTES], uint32_t *n,
                         uint64_t *size, char *err, size_t errlen)
 {
-    /* O_NONBLOCK: a FIFO named like a job file must not hang the open */
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-    if (fd < 0) {
-        rp_seterr(err, errlen, "cannot open: %s", strerror(errno));
+    uint64_t fsize;
+    int fd = rpdec_open_regular(path, &fsize, err, errlen);
+    if (fd < 0)
         return -1;
-    }
-    struct stat sb;
-    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-        rp_seterr(err, errlen, "not a regular file");
-        goto fail;
-    }
-    if ((uint64_t)sb.st_size < RP_JOBFILE_HDR_BYTES || read_at(fd, hdr, RP_JOBFILE_HDR_BYTES, 0) != 0) {
-        rp_seterr(err, errlen, "truncated job file (%lld bytes, no complete header)",
-                  (long long)sb.st_size);
+    if (fsize < RP_JOBFILE_HDR_BYTES || rpdec_pread_full(fd, hdr, RP_JOBFILE_HDR_BYTES, 0) != 0) {
+        rp_seterr(err, errlen, "truncated job file (%llu bytes, no complete header)",
+                  (unsigned long long)fsize);
         goto fail;
     }
     if (memcmp(hdr, RP_JOBFILE_MAGIC, 8) != 0) {
         rp_seterr(err, errlen, "not a job file (wrong magic)");
         goto fail;
     }
-    if (get32(hdr + 8) != RP_JOBFILE_VERSION) {
+    if (rpdec_le32(hdr + 8) != RP_JOBFILE_VERSION) {
         rp_seterr(err, errlen, "job file version %u, this tool reads version %u",
-                  get32(hdr + 8), RP_JOBFILE_VERSION);
+                  rpdec_le32(hdr + 8), RP_JOBFILE_VERSION);
         goto fail;
     }
-    *n = get32(hdr + 16);
-    *size = get64(hdr + 24);
+    *n = rpdec_le32(hdr + 16);
+    *size = rpdec_le64(hdr + 24);
     /* reserved bytes must be 0: the CRC does not cover them, this does */
     int reserved = 0;
     for (uint32_t i = CRC_AT + 4; i < RP_JOBFILE_HDR_BYTES; i++)
         reserved |= hdr[i];
-    if (reserved || get32(hdr + 12) != RP_JOBFILE_HDR_BYTES || get32(hdr + 20) != RP_JOBFILE_ENTRY_BYTES ||
+    if (reserved || rpdec_le32(hdr + 12) != RP_JOBFILE_HDR_BYTES || rpdec_le32(hdr + 20) != RP_JOBFILE_ENTRY_BYTES ||
         *n == 0 || *n > RP_JOBFILE_MAX_ENTRIES) {
         rp_seterr(err, errlen, "corrupt job file header (%u entries)", *n);
         goto fail;
     }
-    if (*size != (uint64_t)sb.st_size) {
-        rp_seterr(err, errlen, "%s job file: %lld bytes, its header says %llu",
-                  *size > (uint64_t)sb.st_size ? "truncated" : "corrupt",
-                  (long long)sb.st_size, (unsigned long long)*size);
+    if (*size != fsize) {
+        rp_seterr(err, errlen, "%s job file: %llu bytes, its header says %llu",
+                  *size > fsize ? "truncated" : "corrupt",
+                  (unsigned long long)fsize, (unsigned long long)*size);
         goto fail;
     }
     if (rpjob_data_start(*n) > *size) {
@@ -134,10 +101,10 @@ fail:
 
 static void get_entry(const uint8_t *x, rp_jobentry *e)
 {
-    e->offset = get64(x);
-    e->length = get64(x + 8);
-    e->rank = get32(x + 16);
-    e->crc = get32(x + 20);
+    e->offset = rpdec_le64(x);
+    e->length = rpdec_le64(x + 8);
+    e->rank = rpdec_le32(x + 16);
+    e->crc = rpdec_le32(x + 20);
 }
 
 /* Entry i in range of a file of size bytes with n entries?  0 or -1. */
@@ -173,12 +140,12 @@ int rpjob_read_index(const char *path, rp_jobentry **out, uint32_t *nout, char *
         rp_seterr(err, errlen, "out of memory for a job file index of %u entries", n);
         goto fail;
     }
-    if (read_at(fd, idx, ib, RP_JOBFILE_HDR_BYTES) != 0) {
+    if (rpdec_pread_full(fd, idx, ib, RP_JOBFILE_HDR_BYTES) != 0) {
         rp_seterr(err, errlen, "truncated job file (index)");
         goto fail;
     }
     uint32_t crc = rp_crc32_update(rp_crc32_update(0, hdr, CRC_AT), idx, ib);
-    if (crc != get32(hdr + CRC_AT)) {
+    if (crc != rpdec_le32(hdr + CRC_AT)) {
         rp_seterr(err, errlen, "job file header or index CRC mismatch (corrupt)");
         goto fail;
     }
@@ -229,7 +196,7 @@ int rpjob_load_entry(const char *path, uint32_t i, uint8_t **buf, size_t *len, c
         rp_seterr(err, errlen, "job file has no entry %u (%u entries)", i, n);
         goto fail;
     }
-    if (read_at(fd, x, sizeof x, RP_JOBFILE_HDR_BYTES + (uint64_t)i * RP_JOBFILE_ENTRY_BYTES) != 0) {
+    if (rpdec_pread_full(fd, x, sizeof x, RP_JOBFILE_HDR_BYTES + (uint64_t)i * RP_JOBFILE_ENTRY_BYTES) != 0) {
         rp_seterr(err, errlen, "truncated job file (index)");
         goto fail;
     }
@@ -241,7 +208,7 @@ int rpjob_load_entry(const char *path, uint32_t i, uint8_t **buf, size_t *len, c
         rp_seterr(err, errlen, "out of memory reading %llu bytes", (unsigned long long)e.length);
         goto fail;
     }
-    if (read_at(fd, b, (size_t)e.length, e.offset) != 0) {
+    if (rpdec_pread_full(fd, b, (size_t)e.length, e.offset) != 0) {
         rp_seterr(err, errlen, "read error: %s", strerror(errno ? errno : EIO));
         goto fail;
     }

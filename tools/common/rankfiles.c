@@ -42,6 +42,15 @@ static int parse_rank_name(const char *s, uint32_t *rank)
     return 1;
 }
 
+/* PATH's modification time in ns; 0 if it cannot be stat'ed. */
+static int64_t mtime_ns(const char *path)
+{
+    struct stat sb;
+    if (!path || stat(path, &sb) != 0)
+        return 0;
+    return (int64_t)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec;
+}
+
 static int is_entry(const char *name)
 {
     return strncmp(name, RP_JOBFILE_NAME "#", sizeof RP_JOBFILE_NAME) == 0;
@@ -275,10 +284,7 @@ int rankfiles_list_job(const char *dir, uint32_t **ranks, char ***paths, uint32_
             fj = j;
             have_fj = 1;
         }
-        struct stat sb;
-        char *sp = entry ? jobfile_path : p[i];
-        int64_t mt = sp && stat(sp, &sb) == 0
-                         ? (int64_t)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec : 0;
+        int64_t mt = mtime_ns(entry ? jobfile_path : p[i]);
         uint32_t k = 0;
         while (k < ng && !rpfile_same_job(&g[k].job, &j))
             k++;
@@ -402,21 +408,16 @@ int64_t rankfiles_newest(const char *dir, uint32_t *count)
     int64_t newest = 0;
     char *jp;
     if (has_jobfile(dir, &jp)) {
-        struct stat sb;
-        if (stat(jp, &sb) == 0)
-            newest = (int64_t)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec;
+        newest = mtime_ns(jp);
         free(jp);
         *count = 1;   /* the job file counts as one */
     }
     for (uint32_t i = 0; i < n; i++) {
         char *path;
-        struct stat sb;
         if (asprintf(&path, "%s/%s", dir, v[i].name) >= 0) {
-            if (stat(path, &sb) == 0) {
-                int64_t t = (int64_t)sb.st_mtim.tv_sec * 1000000000 + sb.st_mtim.tv_nsec;
-                if (t > newest)
-                    newest = t;
-            }
+            int64_t t = mtime_ns(path);
+            if (t > newest)
+                newest = t;
             free(path);
         }
         free(v[i].name);

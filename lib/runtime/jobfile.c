@@ -21,8 +21,9 @@
 #include "format/crc32.h"
 #include "format/rpjob.h"
 
-/* Rank 0's part: the index to write (NULL elsewhere or on failure). */
-static uint8_t *build_index(const rp_jobout *o, const uint64_t *lencrc, uint64_t *total)
+/* Rank 0's part: the index to write, its entries tiling the data up to
+ * total bytes (NULL on failure). */
+static uint8_t *build_index(const rp_jobout *o, const uint64_t *lencrc, uint64_t total)
 {
     uint32_t n = o->nranks;
     uint64_t start = rpjob_data_start(n);
@@ -41,9 +42,8 @@ static uint8_t *build_index(const rp_jobout *o, const uint64_t *lencrc, uint64_t
         e[i].crc = (uint32_t)lencrc[2 * i + 1];
         at += e[i].length;
     }
-    rpjob_encode_index(idx, e, n, at);
+    rpjob_encode_index(idx, e, n, total);
     free(e);
-    *total = at;
     return idx;
 }
 
@@ -93,7 +93,7 @@ int jobfile_write(const rp_jobout *o, const uint8_t *buf, size_t len, char *why,
     off += rpjob_data_start(n);
     PMPI_Gather(mine, 2, MPI_UINT64_T, lencrc, 2, MPI_UINT64_T, 0, o->comm);
     uint64_t total = rpjob_data_start(n) + sums[1];
-    uint8_t *idx = root ? build_index(o, lencrc, &total) : NULL;
+    uint8_t *idx = root ? build_index(o, lencrc, total) : NULL;
     free(lencrc);
     MPI_File fh;
     /* Errors must come back to us, whatever the program made the default

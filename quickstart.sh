@@ -33,9 +33,10 @@ NP=${NP:-4}
 
 PACKAGES="build-essential autoconf automake libtool pkg-config openmpi-bin libopenmpi-dev
 libunwind-dev libdw-dev libelf-dev python3 gfortran graphviz valgrind mpich libmpich-dev
-chromium python3-jsonschema man-db"   # chromium: the headless-browser tests of --format html and
+chromium python3-jsonschema man-db elfutils"   # chromium: the headless-browser tests of --format html and
                                # speedscope; python3-jsonschema: speedscope's schema;
-                               # man-db (groff): tests/tools/test_man.sh renders the pages
+                               # man-db (groff): tests/tools/test_man.sh renders the pages;
+                               # elfutils (eu-stack): a hung test run's stacks in its log
 # speedscope (npm; Debian has no package): its own importer reads
 # rp-report --format speedscope in tests/tools/test_speedscope.sh.  Pinned:
 # the test reads speedscope's page, whose markup may change between versions.

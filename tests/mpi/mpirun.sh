@@ -213,17 +213,69 @@ rp_exec() {
         rp_mpirun_env "$a"
     done
     RP_CMD="${RP_LOCKCMD[*]} timeout -k 5 $RP_WATCHDOG $MPIRUN ${RP_MPIARGS[*]} $*"
-    local t0 t1
+    local t0 t1 pid watch
     t0=$(date +%s.%N)
     "${RP_LOCKCMD[@]}" timeout -k 5 "$RP_WATCHDOG" "$MPIRUN" "${RP_MPIARGS[@]}" "$@" \
-        >"$RP_OUTF" 2>"$RP_ERRF" </dev/null
+        >"$RP_OUTF" 2>"$RP_ERRF" </dev/null &
+    pid=$!
+    rp_stack_watch "$pid" "$RP_RUNDIR/stacks" </dev/null >/dev/null 2>&1 &
+    watch=$!
+    wait "$pid"
     RP_RC=$?
     t1=$(date +%s.%N)
     RP_ELAPSED=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
     if [ "$RP_RC" = 124 ] || [ "$RP_RC" = 137 ]; then
         echo "WATCHDOG: killed after ${RP_WATCHDOG}s: $RP_CMD" >>"$RP_ERRF"
+        wait "$watch"   # the stack watcher: it has written, or finds the run gone
     fi
     return 0
+}
+
+# rp_descendants PID: the processes below PID (children first found by
+# their parent in /proc/*/stat), one a line
+rp_descendants() {
+    local f st rest ppid pid
+    for f in /proc/[0-9]*/stat; do
+        { read -r st <"$f"; } 2>/dev/null || continue
+        rest=${st##*) }          # after "pid (comm) ": state ppid ...
+        ppid=${rest#* }
+        ppid=${ppid%% *}
+        pid=${st%% *}
+        [ "$ppid" = "$1" ] && { echo "$pid"; rp_descendants "$pid"; }
+    done
+}
+
+# rp_stack_watch PID FILE: a hang explains itself.  Until PID exits, wait;
+# 15 s before the watchdog kills the run, write the stacks of every thread
+# of every process under PID that is not a launcher (eu-stack from
+# elfutils, else gdb) into FILE, which rp_fail shows.  Polls once a
+# second, so it ends within a second of the run.  Not with a watchdog under
+# 30 s: those are tests that kill their own runs on purpose.
+rp_stack_watch() {
+    local pid=$1 out=$2 i p comm at=$((RP_WATCHDOG - 15))
+    [ "$RP_WATCHDOG" -ge 30 ] || return 0   # short ones are the tests' own kills
+    for ((i = 0; i < at; i++)); do
+        sleep 1
+        kill -0 "$pid" 2>/dev/null || return 0
+    done
+    {
+        echo "(taken $at s into the run)"
+        for p in $(rp_descendants "$pid"); do
+            comm=$(cat "/proc/$p/comm" 2>/dev/null) || continue
+            case $comm in
+            flock | timeout | mpirun | orterun | mpiexec* | orted | prte* | hydra_* | sleep) continue ;;
+            esac
+            echo "== pid $p ($comm)"
+            if command -v eu-stack >/dev/null; then
+                timeout 10 eu-stack -n 24 -p "$p" 2>&1 | head -80
+            elif command -v gdb >/dev/null; then
+                timeout 20 gdb -p "$p" -batch -ex 'thread apply all bt' 2>/dev/null |
+                    grep -E '^(#|Thread)' | head -80
+            else
+                echo "(neither eu-stack nor gdb installed: no stacks)"
+            fi
+        done
+    } >"$out" 2>&1
 }
 
 rp_run() { rp_exec plain "$@"; }
@@ -246,6 +298,7 @@ rp_fail() {
     echo "  exit status: ${RP_RC:-?}, ${RP_ELAPSED:-?} s"
     rp_show stdout "$RP_OUTF"
     rp_show stderr "$RP_ERRF"
+    [ -s "${RP_RUNDIR:-}/stacks" ] && rp_show "stacks before the watchdog" "$RP_RUNDIR/stacks"
     if [ -n "${RP_DIR:-}" ]; then
         echo "---- measurement directory $RP_DIR ----"
         ls -la "$RP_DIR" 2>&1 | head -40

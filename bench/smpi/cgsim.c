@@ -1,0 +1,43 @@
+/* bench/smpi/cgsim.c - the CG-shaped proxy for SimGrid's SMPI: ITERS
+ * iterations of WORK_US microseconds of computation followed by an 8-byte
+ * MPI_Allreduce (a dot product), on every rank.
+ *
+ * The computation is smpi_execute_benched(): simulated time on the rank's host,
+ * no host CPU, so thousands of simulated ranks cost the simulation only
+ * their MPI calls.  Rank 0 prints the simulated time of MPI_Init and of
+ * the loop; bench/smpi/run.sh compares them with and without rpprof.
+ * Usage: cgsim ITERS WORK_US.  Built with smpicc only (SMPI's smpi_execute). */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+int main(int argc, char **argv)
+{
+    double t_start = MPI_Wtime();   /* simulated: before MPI_Init */
+    MPI_Init(&argc, &argv);
+    double t_init = MPI_Wtime();
+    long iters = argc > 1 ? atol(argv[1]) : 1000;
+    double work = (argc > 2 ? atof(argv[2]) : 100.0) * 1e-6;
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    double x = rank + 1.0, sum = 0;
+
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = MPI_Wtime();
+    for (long i = 0; i < iters; i++) {
+        smpi_execute_benched(work);  /* the local mat-vec; _benched: the host CPU
+                                      * timer stops meanwhile, else it would count
+                                      * the other simulated ranks run meanwhile */
+        MPI_Allreduce(&x, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        x = sum / size;
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t1 = MPI_Wtime();
+    MPI_Finalize();
+    double t_end = MPI_Wtime();
+    if (rank == 0)
+        printf("cgsim n=%d iters=%ld work_us=%g init_s=%.6f loop_s=%.6f finalize_s=%.6f x=%g\n",
+               size, iters, work * 1e6, t_init - t_start, t1 - t0, t_end - t1, x);
+    return 0;
+}

@@ -1,0 +1,75 @@
+#!/bin/sh
+# bench/smpi/run.sh - rpprof's cost at scale, simulated on SimGrid's SMPI.
+#
+# Runs the CG-shaped proxy cgsim.c (an 8-byte MPI_Allreduce after every
+# WORK_US of simulated computation) on the fat tree of cluster.xml, with and
+# without rpprof, and prints the simulated times and their ratio against the
+# rank count n.  The simulated time does not depend on the host's load; the
+# wall time and memory columns are the host's.
+#
+#   bench/smpi/run.sh [RANKS...]          (default: 64 256 1024)
+#   BUILD=_build-smpi ITERS=200 WORK="100 1000" COMPUTE=yes bench/smpi/run.sh
+#
+# BUILD is a build directory configured for SMPI (doc/smpi.md).
+# COMPUTE=yes charges each rank's host CPU time between
+# its MPI calls, the profiler's included, as simulated computation on a node
+# as fast as this machine (smpi/host-speed = the platform's 1 Gflop/s);
+# COMPUTE=no leaves only what the profiler adds to the network.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+BUILD=${BUILD:-$top/_build-smpi}
+case $BUILD in /*) ;; *) BUILD=$top/$BUILD ;; esac
+ITERS=${ITERS:-200}
+WORK=${WORK:-"100 1000"}
+COMPUTE=${COMPUTE:-yes}
+RANKS=${*:-"64 256 1024"}
+lib=$BUILD/lib/.libs
+[ -f "$lib/librpprof-mpi.so" ] || { echo "run.sh: no $lib/librpprof-mpi.so; build for SMPI first" >&2; exit 2; }
+command -v smpirun >/dev/null || { echo "run.sh: smpirun not found (apt-get install libsimgrid-dev)" >&2; exit 2; }
+
+tmp=$(mktemp -d /tmp/rp-smpi.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+smpicc -O2 -o "$tmp/cgsim" "$here/cgsim.c"
+# Linked with librpprof-mpi.so: smpirun bypasses LD_PRELOAD, and
+# smpi/privatize-libs gives each simulated rank its own copy of a library
+# the program links (its globals are per rank).
+smpicc -O2 -o "$tmp/cgsim-rp" "$here/cgsim.c" -L"$lib" -Wl,--no-as-needed -lrpprof-mpi
+export LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# smpi/wtime:0: reading the clock (the profiler does at every call) adds no
+# simulated sleep.  coll-selector ompi: Open MPI's choice of algorithms.
+cfg="--cfg=smpi/host-speed:1Gf --cfg=smpi/coll-selector:ompi --cfg=smpi/wtime:0
+     --cfg=smpi/simulate-computation:$COMPUTE --cfg=smpi/tmpdir:$tmp"
+
+# one N WORK BINARY [extra smpirun args]: prints "init loop fin wall_s maxrss_kb"
+one() {
+    n=$1 w=$2 bin=$3; shift 3
+    i=0; : > "$tmp/hosts"
+    while [ $i -lt "$n" ]; do echo "node-$i" >> "$tmp/hosts"; i=$((i + 1)); done
+    rm -rf "$tmp/out"
+    /usr/bin/time -f "TIME %e %M" -o "$tmp/time" \
+        env RP_PERIOD=0 RP_MAILBOX=0 RP_OUTPUT="$tmp/out" \
+        smpirun -np "$n" -platform "$here/cluster.xml" -hostfile "$tmp/hosts" \
+        $cfg "$@" "$bin" "$ITERS" "$w" > "$tmp/log" 2>&1 || { tail -5 "$tmp/log" >&2; return 1; }
+    sed -n 's/.*init_s=\([^ ]*\) loop_s=\([^ ]*\) finalize_s=\([^ ]*\).*/\1 \2 \3/p' "$tmp/log" | tr '\n' ' '
+    sed -n 's/^TIME //p' "$tmp/time"
+}
+
+echo "# cgsim, $ITERS iterations, simulate-computation=$COMPUTE; times in simulated ms; wall in host s, rss in MB"
+printf '%6s %7s | %9s %9s | %9s %9s %9s | %7s %7s | %7s %7s %6s %6s\n' \
+    n work_us plain_loop plain_all rp_init rp_loop rp_fin loop_x all_x plain_wall rp_wall plainMB rpMB
+for n in $RANKS; do
+    for w in $WORK; do
+        set -- $(one "$n" "$w" "$tmp/cgsim")
+        pi=$1 pl=$2 pf=$3 pw=$4 pm=$5
+        set -- $(one "$n" "$w" "$tmp/cgsim-rp" --cfg=smpi/privatize-libs:librpprof-mpi.so)
+        ri=$1 rl=$2 rf=$3 rw=$4 rm=$5
+        awk -v n="$n" -v w="$w" -v pi="$pi" -v pl="$pl" -v pf="$pf" -v pw="$pw" -v pm="$pm" \
+            -v ri="$ri" -v rl="$rl" -v rf="$rf" -v rw="$rw" -v rm="$rm" 'BEGIN {
+            pa = pi + pl + pf; ra = ri + rl + rf
+            printf "%6d %7d | %9.3f %9.3f | %9.3f %9.3f %9.3f | %7.3f %7.3f | %7.1f %7.1f %6d %6d\n",
+                n, w, pl * 1e3, pa * 1e3, ri * 1e3, rl * 1e3, rf * 1e3, rl / pl, ra / pa,
+                pw, rw, pm / 1024, rm / 1024 }'
+    done
+done

@@ -19,7 +19,7 @@ AC_DEFUN([RP_CHECK_MPI], [
       rp_mpi_cflags=`$MPICC --showme:compile`
       rp_mpi_libs=`$MPICC --showme:link`
     ], [basename "$MPICC" | grep -q '^smpicc'], [
-      dnl SimGrid's SMPI (doc/install.md, "Simulated at scale"): no --showme;
+      dnl SimGrid's SMPI (doc/smpi.md): no --showme;
       dnl the flags come from MPI_CFLAGS/MPI_LIBS (-I/usr/include/smpi, -lsimgrid).
       RP_MPI_FLAVOR=smpi
       rp_mpi_cflags=-I/usr/include/smpi

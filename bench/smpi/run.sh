@@ -42,34 +42,33 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 cfg="--cfg=smpi/host-speed:1Gf --cfg=smpi/coll-selector:ompi --cfg=smpi/wtime:0
      --cfg=smpi/simulate-computation:$COMPUTE --cfg=smpi/tmpdir:$tmp"
 
-# one N WORK BINARY [extra smpirun args]: prints "init loop fin wall_s maxrss_kb"
+# one N BINARY [extra smpirun args]: one launch, every WORK; leaves in
+# $tmp/res.$1: "init fin wall_s maxrss_kb" then "work loop" lines
 one() {
-    n=$1 w=$2 bin=$3; shift 3
+    n=$1 bin=$2 tag=$3; shift 3
     i=0; : > "$tmp/hosts"
     while [ $i -lt "$n" ]; do echo "node-$i" >> "$tmp/hosts"; i=$((i + 1)); done
     rm -rf "$tmp/out"
     /usr/bin/time -f "TIME %e %M" -o "$tmp/time" \
         env RP_PERIOD=0 RP_MAILBOX=0 RP_OUTPUT="$tmp/out" \
         smpirun -np "$n" -platform "$here/cluster.xml" -hostfile "$tmp/hosts" \
-        $cfg "$@" "$bin" "$ITERS" "$w" > "$tmp/log" 2>&1 || { tail -5 "$tmp/log" >&2; return 1; }
-    sed -n 's/.*init_s=\([^ ]*\) loop_s=\([^ ]*\) finalize_s=\([^ ]*\).*/\1 \2 \3/p' "$tmp/log" | tr '\n' ' '
-    sed -n 's/^TIME //p' "$tmp/time"
+        $cfg "$@" "$bin" "$ITERS" $WORK > "$tmp/log" 2>&1 || { tail -5 "$tmp/log" >&2; return 1; }
+    { sed -n 's/^cgsim n=.* init_s=\([^ ]*\)$/\1/p' "$tmp/log" | tr '\n' ' '
+      sed -n 's/^cgsim finalize_s=//p' "$tmp/log" | tr '\n' ' '
+      sed -n 's/^TIME //p' "$tmp/time"
+      sed -n 's/^cgsim work_us=\([^ ]*\) loop_s=\([^ ]*\) .*/\1 \2/p' "$tmp/log"; } > "$tmp/res.$tag"
 }
 
-echo "# cgsim, $ITERS iterations, simulate-computation=$COMPUTE; times in simulated ms; wall in host s, rss in MB"
-printf '%6s %7s | %9s %9s | %9s %9s %9s | %7s %7s | %7s %7s %6s %6s\n' \
-    n work_us plain_loop plain_all rp_init rp_loop rp_fin loop_x all_x plain_wall rp_wall plainMB rpMB
+echo "# cgsim, $ITERS iterations, simulate-computation=$COMPUTE; times in simulated ms; wall in host s (one launch, all WORK), rss in MB"
+printf '%6s %7s | %10s | %8s %10s %8s | %7s %7s | %7s %7s %6s %6s\n' \
+    n work_us plain_loop rp_init rp_loop rp_fin loop_x all_x plain_wall rp_wall plainMB rpMB
 for n in $RANKS; do
-    for w in $WORK; do
-        set -- $(one "$n" "$w" "$tmp/cgsim")
-        pi=$1 pl=$2 pf=$3 pw=$4 pm=$5
-        set -- $(one "$n" "$w" "$tmp/cgsim-rp" --cfg=smpi/privatize-libs:librpprof-mpi.so)
-        ri=$1 rl=$2 rf=$3 rw=$4 rm=$5
-        awk -v n="$n" -v w="$w" -v pi="$pi" -v pl="$pl" -v pf="$pf" -v pw="$pw" -v pm="$pm" \
-            -v ri="$ri" -v rl="$rl" -v rf="$rf" -v rw="$rw" -v rm="$rm" 'BEGIN {
-            pa = pi + pl + pf; ra = ri + rl + rf
-            printf "%6d %7d | %9.3f %9.3f | %9.3f %9.3f %9.3f | %7.3f %7.3f | %7.1f %7.1f %6d %6d\n",
-                n, w, pl * 1e3, pa * 1e3, ri * 1e3, rl * 1e3, rf * 1e3, rl / pl, ra / pa,
-                pw, rw, pm / 1024, rm / 1024 }'
-    done
+    one "$n" "$tmp/cgsim" plain
+    one "$n" "$tmp/cgsim-rp" rp --cfg=smpi/privatize-libs:librpprof-mpi.so
+    paste -d' ' "$tmp/res.plain" "$tmp/res.rp" | awk -v n="$n" '
+        NR == 1 { pi = $1; pf = $2; pw = $3; pm = $4; ri = $5; rf = $6; rw = $7; rm = $8; next }
+        { pl = $2; rl = $4
+          printf "%6d %7d | %10.3f | %8.3f %10.3f %8.3f | %7.3f %7.3f | %7.1f %7.1f %6d %6d\n",
+              n, $1, pl * 1e3, ri * 1e3, rl * 1e3, rf * 1e3, rl / pl,
+              (ri + rl + rf) / (pi + pl + pf), pw, rw, pm / 1024, rm / 1024 }'
 done

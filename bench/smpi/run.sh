@@ -37,7 +37,8 @@ smpicc -O2 -o "$tmp/cgsim" "$here/cgsim.c"
 smpicc -O2 -o "$tmp/cgsim-rp" "$here/cgsim.c" -L"$lib" -Wl,--no-as-needed -lrpprof-mpi
 export LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-# smpi/wtime:0: reading the clock (the profiler does at every call) adds no
+# RP_JOBFILE=0: a file per rank; the job file is written with MPI-IO, which
+# SMPI hosts only on a platform with disks.  smpi/wtime:0: reading the clock (the profiler does at every call) adds no
 # simulated sleep.  coll-selector ompi: Open MPI's choice of algorithms.
 cfg="--cfg=smpi/host-speed:1Gf --cfg=smpi/coll-selector:ompi --cfg=smpi/wtime:0
      --cfg=smpi/simulate-computation:$COMPUTE --cfg=smpi/tmpdir:$tmp"
@@ -50,7 +51,7 @@ one() {
     while [ $i -lt "$n" ]; do echo "node-$i" >> "$tmp/hosts"; i=$((i + 1)); done
     rm -rf "$tmp/out"
     /usr/bin/time -f "TIME %e %M" -o "$tmp/time" \
-        env RP_PERIOD=0 RP_MAILBOX=0 RP_OUTPUT="$tmp/out" \
+        env RP_PERIOD=0 RP_MAILBOX=0 RP_JOBFILE=0 RP_OUTPUT="$tmp/out" \
         smpirun -np "$n" -platform "$here/cluster.xml" -hostfile "$tmp/hosts" \
         $cfg "$@" "$bin" "$ITERS" $WORK > "$tmp/log" 2>&1 || { tail -5 "$tmp/log" >&2; return 1; }
     { sed -n 's/^cgsim n=.* init_s=\([^ ]*\)$/\1/p' "$tmp/log" | tr '\n' ' '

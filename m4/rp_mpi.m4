@@ -18,6 +18,12 @@ AC_DEFUN([RP_CHECK_MPI], [
       RP_MPI_FLAVOR=openmpi
       rp_mpi_cflags=`$MPICC --showme:compile`
       rp_mpi_libs=`$MPICC --showme:link`
+    ], [basename "$MPICC" | grep -q '^smpicc'], [
+      dnl SimGrid's SMPI (doc/smpi.md): no --showme;
+      dnl the flags come from MPI_CFLAGS/MPI_LIBS (-I/usr/include/smpi, -lsimgrid).
+      RP_MPI_FLAVOR=smpi
+      rp_mpi_cflags=-I/usr/include/smpi
+      rp_mpi_libs=-lsimgrid
     ], [$MPICC -compile_info >/dev/null 2>&1], [
       RP_MPI_FLAVOR=mpich
       rp_mpi_cflags=`$MPICC -compile_info | $SED -e 's/^[[^ ]]* //' -e 's/ -c / /' | tr ' ' '\n' | grep -E '^-(I|D)' | tr '\n' ' '`
@@ -46,4 +52,10 @@ AC_DEFUN([RP_CHECK_MPI], [
   AM_CONDITIONAL([HAVE_MPIFC], [test -n "$MPIFC"])
   AM_CONDITIONAL([HAVE_MPICXX], [test -n "$MPICXX"])
   AC_DEFINE_UNQUOTED([RP_MPI_FLAVOR], ["$RP_MPI_FLAVOR"], [MPI implementation built against])
+  dnl Under SMPI every simulated rank is a dlopen'd copy of the program and of
+  dnl librpprof in one OS process: the clock is the simulated one
+  dnl (lib/core/clock.c) and TLS must be global-dynamic (lib/core/tls.h).
+  dnl RP_SMPI is passed as -DRP_SMPI (Makefile.am), not through config.h:
+  dnl lib/core has a config.h of its own that "config.h" would find first.
+  AM_CONDITIONAL([RP_SMPI], [test "$RP_MPI_FLAVOR" = smpi])
 ])

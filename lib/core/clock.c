@@ -60,6 +60,23 @@ static inline uint64_t read_tsc(void) { return __rdtsc(); }
 static inline uint64_t read_tsc(void) { return 0; }
 #endif
 
+#ifdef RP_SMPI
+/* Under SimGrid's SMPI the ranks are simulated: a task's cost and a
+ * phase's time must be simulated time, not the host time of a sequential
+ * simulation.  PMPI_Wtime (SMPI's, with --cfg=smpi/wtime:0 so that reading
+ * it injects no sleep) first charges the host CPU time this rank used since
+ * its last SMPI call as simulated computation (smpi/simulate-computation),
+ * then reads the simulated clock; so the profiler's own work between two
+ * MPI calls is charged to the rank too.  Before MPI_Init and after
+ * MPI_Finalize it reads the clock alone.  Declared here, not through
+ * mpi.h: core is MPI-free, and this is one symbol of the SMPI build. */
+extern double PMPI_Wtime(void) __attribute__((weak));
+int64_t rp_now_ns(void)
+{
+    /* Weak: the tools, which share core but not SMPI, keep the host clock. */
+    return PMPI_Wtime ? (int64_t)(PMPI_Wtime() * 1e9) : mono_ns();
+}
+#else
 int64_t rp_now_ns(void)
 {
     if (!g_use_tsc)
@@ -68,6 +85,8 @@ int64_t rp_now_ns(void)
     uint64_t d = read_tsc() - p->base_tsc;
     return p->base_ns + (int64_t)(((unsigned __int128)d * p->mult) >> 32);
 }
+
+#endif
 
 int rp_clock_is_tsc(void) { return g_use_tsc; }
 
@@ -133,6 +152,9 @@ __attribute__((constructor)) static void clock_anchor(void)
 
 void rp_clock_init(int want_tsc)
 {
+#ifdef RP_SMPI
+    want_tsc = 0;   /* the simulated clock only; no 2 ms calibration spin */
+#endif
     if (!want_tsc || !tsc_usable())
         return;
     /* At least 2 ms of span for the first rate (MPI_Init usually gave

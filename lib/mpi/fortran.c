@@ -164,7 +164,7 @@ static MPI_Fint *fstatus_scratch(int n)
 /* The C status of Fortran status i of an array. */
 static void fstatus_c(const MPI_Fint *fsts, int i, MPI_Status *c)
 {
-    PMPI_Status_f2c(fsts + (size_t)i * RPF_STATUS_SIZE, c);
+    PMPI_Status_f2c((MPI_Fint *)(fsts + (size_t)i * RPF_STATUS_SIZE), c);  /* SMPI: not const */
 }
 
 /* ---- init and finalize ---------------------------------------------------- */
@@ -292,7 +292,7 @@ static rp_req *find_f(const MPI_Fint *request)
 static void complete_one(rp_req *e, const MPI_Fint *fst)
 {
     MPI_Status cst;
-    PMPI_Status_f2c(fst, &cst);
+    PMPI_Status_f2c((MPI_Fint *)fst, &cst);  /* SMPI: not const */
     rp_req_completed(e, &cst);
 }
 

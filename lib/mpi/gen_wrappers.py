@@ -324,6 +324,10 @@ def main():
                 continue
             if mpi4_only(name):
                 c.write("#if %s\n" % mpi4_gate(name))
+            if name == "MPI_Compare_and_swap":
+                # SMPI declares compare_addr without const; configure
+                # probes mpi.h and defines RP_CAS_CONST to match.
+                params = params.replace("const void *compare_addr", "RP_CAS_CONST void *compare_addr")
             c.write("RP_EXPORT int %s(%s)\n{\n" % (name, params))
             c.write("    if (!rp_active()) return P%s(%s);\n" % (name, ", ".join(args)))
             c.write("\n".join(body(kind, name, args)) + "\n")

@@ -26,7 +26,7 @@
 rp_runtime rp_rt;
 static rp_mpi_layer g_mpi;   /* rp_start */
 const rp_mode_ops *rp_mode = &rp_mode_prof;
-__thread int rp_tls_main __attribute__((tls_model("initial-exec")));
+__thread int rp_tls_main RP_TLS_IE;
 
 int rp_active_other(void)
 {

@@ -12,6 +12,7 @@
 
 #include <signal.h>
 #include <stdint.h>
+#include "core/tls.h"
 #include "core/state.h"
 #include "core/counters.h"
 #include "core/warn.h"
@@ -27,8 +28,8 @@ extern const struct rp_mode_ops *rp_mode;
 extern rp_runtime rp_rt;
 
 /* True on the thread that called MPI_Init (the only one we profile);
- * initial-exec TLS is safe in a library loaded at start-up (LD_PRELOAD). */
-extern __thread int rp_tls_main __attribute__((tls_model("initial-exec")));
+ * initial-exec TLS outside SMPI (core/tls.h). */
+extern __thread int rp_tls_main RP_TLS_IE;
 
 /* Calls from other threads (runtime.c): counted; under
  * MPI_THREAD_SERIALIZED profiled like the main thread's, otherwise passed

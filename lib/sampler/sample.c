@@ -47,6 +47,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include "core/tls.h"
 #include "core/clock.h"
 #include "core/state.h"
 #include "core/vocab.h"
@@ -106,7 +107,7 @@ static volatile sig_atomic_t g_forked;    /* we are a fork child: never sample *
  * thread stores in_mpi then waits for this to drop).  Main handler only. */
 static int g_handler_busy;
 /* The thread that called sample_start: the only consumer of worker rings. */
-static __thread int t_is_main __attribute__((tls_model("initial-exec")));
+static __thread int t_is_main RP_TLS_IE;
 /* 1 while another thread (MPI_THREAD_SERIALIZED) is inside a wrapper: the
  * handler then leaves the per-task charge (g_attr_*) alone, since
  * sample_task_end runs on that thread.  Set by sample_other_enter, cleared

@@ -27,7 +27,7 @@ rp_thr_slot rp_thr_slots[RP_THR_SLOTS];
 /* Written by worker handlers (+1) and the main thread's drain (-n). */
 uint32_t rp_thr_pending;
 /* Set by the owning thread in normal context, read by its own handler. */
-__thread rp_thr_slot *rp_thr_self __attribute__((tls_model("initial-exec")));
+__thread rp_thr_slot *rp_thr_self RP_TLS_IE;
 /* Atomic increments from any thread. */
 rp_thr_counters rp_thr_cnt;
 

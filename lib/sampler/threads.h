@@ -16,6 +16,8 @@
 #ifndef RP_THREADS_H
 #define RP_THREADS_H
 
+#include "core/tls.h"
+
 #include <signal.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -58,7 +60,7 @@ extern rp_thr_slot rp_thr_slots[RP_THR_SLOTS];
  * main thread's hot path (sample_task_end) looks at. */
 extern uint32_t rp_thr_pending;
 /* This thread's slot (NULL: not a sampled worker).  Read by the handler. */
-extern __thread rp_thr_slot *rp_thr_self __attribute__((tls_model("initial-exec")));
+extern __thread rp_thr_slot *rp_thr_self RP_TLS_IE;
 
 /* Counters (atomic; exported by sample_export). */
 typedef struct rp_thr_counters {

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <ucontext.h>
 
+#include "core/tls.h"
 #include "sampler/sample.h"
 #include "sampler/unwind.h"
 
@@ -31,9 +32,9 @@ static int g_n_mpi_rng;
 
 /* Unwind fault guard. */
 static __thread volatile sig_atomic_t g_in_unwind
-    __attribute__((tls_model("initial-exec")));
+    RP_TLS_IE;
 /* Per thread: worker threads unwind in their own handlers concurrently. */
-static __thread sigjmp_buf g_unwind_jmp __attribute__((tls_model("initial-exec")));
+static __thread sigjmp_buf g_unwind_jmp RP_TLS_IE;
 static struct sigaction g_old_segv, g_old_bus;
 
 

@@ -1,0 +1,75 @@
+#!/bin/sh
+# bench/smpi/run.sh - rpprof's cost at scale, simulated on SimGrid's SMPI.
+#
+# Runs the CG-shaped proxy cgsim.c (an 8-byte MPI_Allreduce after every
+# WORK_US of simulated computation) on the fat tree of cluster.xml, with and
+# without rpprof, and prints the simulated times and their ratio against the
+# rank count n.  The simulated time does not depend on the host's load; the
+# wall time and memory columns are the host's.
+#
+#   bench/smpi/run.sh [RANKS...]          (default: 64 256 1024)
+#   BUILD=_build-smpi ITERS=200 WORK="100 1000" COMPUTE=yes bench/smpi/run.sh
+#
+# BUILD is a build directory configured for SMPI (doc/smpi.md).
+# COMPUTE=yes charges each rank's host CPU time between
+# its MPI calls, the profiler's included, as simulated computation on a node
+# as fast as this machine (smpi/host-speed = the platform's 1 Gflop/s);
+# COMPUTE=no leaves only what the profiler adds to the network.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+BUILD=${BUILD:-$top/_build-smpi}
+case $BUILD in /*) ;; *) BUILD=$top/$BUILD ;; esac
+ITERS=${ITERS:-200}
+WORK=${WORK:-"100 1000"}
+COMPUTE=${COMPUTE:-yes}
+RANKS=${*:-"64 256 1024"}
+lib=$BUILD/lib/.libs
+[ -f "$lib/librpprof-mpi.so" ] || { echo "run.sh: no $lib/librpprof-mpi.so; build for SMPI first" >&2; exit 2; }
+command -v smpirun >/dev/null || { echo "run.sh: smpirun not found (apt-get install libsimgrid-dev)" >&2; exit 2; }
+
+tmp=$(mktemp -d /tmp/rp-smpi.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+smpicc -O2 -o "$tmp/cgsim" "$here/cgsim.c"
+# Linked with librpprof-mpi.so: smpirun bypasses LD_PRELOAD, and
+# smpi/privatize-libs gives each simulated rank its own copy of a library
+# the program links (its globals are per rank).
+smpicc -O2 -o "$tmp/cgsim-rp" "$here/cgsim.c" -L"$lib" -Wl,--no-as-needed -lrpprof-mpi
+export LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# RP_JOBFILE=0: a file per rank; the job file is written with MPI-IO, which
+# SMPI hosts only on a platform with disks.  smpi/wtime:0: reading the clock (the profiler does at every call) adds no
+# simulated sleep.  coll-selector ompi: Open MPI's choice of algorithms.
+cfg="--cfg=smpi/host-speed:1Gf --cfg=smpi/coll-selector:ompi --cfg=smpi/wtime:0
+     --cfg=smpi/simulate-computation:$COMPUTE --cfg=smpi/tmpdir:$tmp"
+
+# one N BINARY [extra smpirun args]: one launch, every WORK; leaves in
+# $tmp/res.$1: "init fin wall_s maxrss_kb" then "work loop" lines
+one() {
+    n=$1 bin=$2 tag=$3; shift 3
+    i=0; : > "$tmp/hosts"
+    while [ $i -lt "$n" ]; do echo "node-$i" >> "$tmp/hosts"; i=$((i + 1)); done
+    rm -rf "$tmp/out"
+    /usr/bin/time -f "TIME %e %M" -o "$tmp/time" \
+        env RP_PERIOD=0 RP_MAILBOX=0 RP_JOBFILE=0 RP_OUTPUT="$tmp/out" \
+        smpirun -np "$n" -platform "$here/cluster.xml" -hostfile "$tmp/hosts" \
+        $cfg "$@" "$bin" "$ITERS" $WORK > "$tmp/log" 2>&1 || { tail -5 "$tmp/log" >&2; return 1; }
+    { sed -n 's/^cgsim n=.* init_s=\([^ ]*\)$/\1/p' "$tmp/log" | tr '\n' ' '
+      sed -n 's/^cgsim finalize_s=//p' "$tmp/log" | tr '\n' ' '
+      sed -n 's/^TIME //p' "$tmp/time"
+      sed -n 's/^cgsim work_us=\([^ ]*\) loop_s=\([^ ]*\) .*/\1 \2/p' "$tmp/log"; } > "$tmp/res.$tag"
+}
+
+echo "# cgsim, $ITERS iterations, simulate-computation=$COMPUTE; times in simulated ms; wall in host s (one launch, all WORK), rss in MB"
+printf '%6s %7s | %10s | %8s %10s %8s | %7s %7s | %7s %7s %6s %6s\n' \
+    n work_us plain_loop rp_init rp_loop rp_fin loop_x all_x plain_wall rp_wall plainMB rpMB
+for n in $RANKS; do
+    one "$n" "$tmp/cgsim" plain
+    one "$n" "$tmp/cgsim-rp" rp --cfg=smpi/privatize-libs:librpprof-mpi.so
+    paste -d' ' "$tmp/res.plain" "$tmp/res.rp" | awk -v n="$n" '
+        NR == 1 { pi = $1; pf = $2; pw = $3; pm = $4; ri = $5; rf = $6; rw = $7; rm = $8; next }
+        { pl = $2; rl = $4
+          printf "%6d %7d | %10.3f | %8.3f %10.3f %8.3f | %7.3f %7.3f | %7.1f %7.1f %6d %6d\n",
+              n, $1, pl * 1e3, ri * 1e3, rl * 1e3, rf * 1e3, rl / pl,
+              (ri + rl + rf) / (pi + pl + pf), pw, rw, pm / 1024, rm / 1024 }'
+done

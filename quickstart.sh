@@ -10,6 +10,9 @@
 #                             ./_npm, for its test), then `make check`, then the
 #                             non-MPI tests again with the core and tools built
 #                             under -fsanitize=address,undefined in ./_build-asan,
+#                             then the profiler built for SimGrid's SMPI in
+#                             ./_build-smpi and tests/smpi/test_smpi.sh (8
+#                             simulated ranks; doc/smpi.md),
 #                             then the whole `make check` against MPICH
 #                             (MPICC=mpicc.mpich) in ./_build-mpich; prints the
 #                             logs of failing tests and ends with the line
@@ -26,6 +29,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 BUILD=$ROOT/_build
 SAN_BUILD=$ROOT/_build-asan
+SMPI_BUILD=$ROOT/_build-smpi
 MPICH_BUILD=$ROOT/_build-mpich
 PREFIX=$ROOT/_inst
 JOBS=${JOBS:-2}
@@ -33,7 +37,7 @@ NP=${NP:-4}
 
 PACKAGES="build-essential autoconf automake libtool pkg-config openmpi-bin libopenmpi-dev
 libunwind-dev libdw-dev libelf-dev python3 gfortran graphviz valgrind mpich libmpich-dev
-chromium python3-jsonschema man-db elfutils"   # chromium: the headless-browser tests of --format html and
+chromium python3-jsonschema man-db elfutils libsimgrid-dev"   # chromium: the headless-browser tests of --format html and
                                # speedscope; python3-jsonschema: speedscope's schema;
                                # man-db (groff): tests/tools/test_man.sh renders the pages;
                                # elfutils (eu-stack): a hung test run's stacks in its log
@@ -179,6 +183,31 @@ sanitize() {
         make -j"$JOBS" check TESTS="$(echo $SAN_TESTS)"
 }
 
+# SMPI pass: the profiler built against SimGrid's SMPI (doc/smpi.md), so the
+# port that measures rpprof's cost at thousands of simulated ranks cannot
+# rot.  Only the library is built (the tools and the other tests need a real
+# MPI); its one test runs through automake's test driver, so it is counted
+# like the others.
+smpi_pass() {
+    say "SMPI pass: configure in $SMPI_BUILD with MPICC=smpicc"
+    if ! command -v smpicc >/dev/null 2>&1; then
+        echo "smpicc not found: install libsimgrid-dev"
+        return 1
+    fi
+    mkdir -p "$SMPI_BUILD/tests/smpi"
+    cd "$SMPI_BUILD"
+    find "$SMPI_BUILD" -name '*.trs' -delete 2>/dev/null || true
+    # shellcheck disable=SC2086
+    "$ROOT/configure" -q MPICC=smpicc MPI_CFLAGS=-I/usr/include/smpi MPI_LIBS=-lsimgrid \
+        --disable-shim ${CONFIGURE_FLAGS:-} || return 1
+    make -j"$JOBS" lib/librpprof-mpi.la || return 1
+    say "SMPI pass: tests/smpi/test_smpi.sh"
+    "$ROOT/build-aux/test-driver" --test-name tests/smpi/test_smpi.sh \
+        --log-file tests/smpi/test_smpi.log --trs-file tests/smpi/test_smpi.trs \
+        --color-tests no --enable-hard-errors yes --expect-failure no -- \
+        bash "$ROOT/tests/smpi/test_smpi.sh" "$SMPI_BUILD" "$BUILD/tools/rp-report"
+}
+
 # MPICH pass: the whole suite once more, built against MPICH (Debian's
 # side-by-side mpicc.mpich / mpiexec.mpich; Open MPI stays the default
 # mpicc/mpirun).  What differs is in doc/mpich.md.
@@ -214,7 +243,8 @@ run_tests() {
     local rc=0
     make -j"$JOBS" check || rc=$?
     sanitize || rc=$?
-    local dirs=("$BUILD" "$SAN_BUILD") mpich_note=
+    smpi_pass || rc=$?
+    local dirs=("$BUILD" "$SAN_BUILD" "$SMPI_BUILD") mpich_note=
     if [ "${MPICH:-1}" = 0 ]; then
         mpich_note="MPICH pass not run (MPICH=0)"
     else

@@ -1,0 +1,99 @@
+#!/bin/bash
+# tests/smpi/test_smpi.sh - the SimGrid/SMPI port (doc/smpi.md) stays alive:
+# tests/smpi/smpi_mix.c on 8 simulated ranks of bench/smpi/cluster.xml,
+# plain, then with rpprof in prof mode, then in trace mode.
+#
+#   tests/smpi/test_smpi.sh SMPI_BUILD RP_REPORT
+#
+# SMPI_BUILD: a build directory configured with MPICC=smpicc (doc/smpi.md)
+# holding lib/.libs/librpprof-mpi.so; RP_REPORT: rp-report of a normal build
+# (the tools need a real MPI).  quickstart.sh test runs it after the Open MPI
+# pass.  Checks, each of which fails if the port breaks:
+#   - every rank writes its file and rp-report reads the job (8 ranks, one
+#     phase per world collective, plus the last);
+#   - the clock is the simulated one: the computation of every rank equals
+#     what smpi_mix.c executes (work(r, i), exact to 1 ns per task), and
+#     the runtime is the simulated loop's order, not the host's seconds;
+#   - trace mode's online paths equal the offline oracle's (--check exits 0);
+#   - what rpprof adds to the simulated loop is positive and bounded: the
+#     path exchange of each collective costs simulated network time (about
+#     9 us an iteration at 8 ranks; the bound is 40 us), and never makes
+#     the loop shorter.
+set -u
+SMPI_BUILD=${1:?usage: test_smpi.sh SMPI_BUILD RP_REPORT}
+REPORT=${2:?usage: test_smpi.sh SMPI_BUILD RP_REPORT}
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+lib=$SMPI_BUILD/lib/.libs
+N=8 ITERS=20
+fail() { echo "FAIL: $*"; exit 1; }
+[ -f "$lib/librpprof-mpi.so" ] || fail "no $lib/librpprof-mpi.so (configure MPICC=smpicc; make lib/librpprof-mpi.la)"
+command -v smpicc >/dev/null && command -v smpirun >/dev/null || fail "smpicc/smpirun not found (apt-get install libsimgrid-dev)"
+[ -x "$REPORT" ] || fail "no rp-report at $REPORT"
+
+tmp=$(mktemp -d /tmp/rp-test-smpi.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+smpicc -O2 -o "$tmp/mix" "$here/smpi_mix.c" || fail "smpicc (plain)"
+smpicc -O2 -o "$tmp/mix-rp" "$here/smpi_mix.c" -L"$lib" -Wl,--no-as-needed -lrpprof-mpi ||
+    fail "smpicc (linked with librpprof-mpi)"
+for i in $(seq 0 $((N - 1))); do echo "node-$i"; done > "$tmp/hosts"
+export LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# smpi/test:0: SMPI charges every MPI_Test a simulated 100 us by default
+# (growing when repeated), for programs that poll; rpprof releases its
+# path-set sends with MPI_Test, which a real MPI takes well under 1 us for
+cfg="--cfg=smpi/host-speed:1Gf --cfg=smpi/coll-selector:ompi --cfg=smpi/wtime:0
+     --cfg=smpi/test:0 --cfg=smpi/simulate-computation:no --cfg=smpi/tmpdir:$tmp"
+
+# sim TAG BINARY [smpirun args]: one launch; its output in $tmp/TAG.log
+sim() {
+    local tag=$1 bin=$2; shift 2
+    # shellcheck disable=SC2086
+    timeout 120 smpirun -np $N -platform "$top/bench/smpi/cluster.xml" -hostfile "$tmp/hosts" \
+        $cfg "$@" "$bin" $ITERS > "$tmp/$tag.log" 2>&1 || { tail -20 "$tmp/$tag.log"; fail "$tag run"; }
+    grep -q '^smpi_mix ' "$tmp/$tag.log" || { tail -20 "$tmp/$tag.log"; fail "$tag: no result line"; }
+}
+priv=--cfg=smpi/privatize-libs:librpprof-mpi.so
+sim plain "$tmp/mix"
+RP_PERIOD=0 RP_MAILBOX=0 RP_JOBFILE=0 RP_OUTPUT="$tmp/prof" sim prof "$tmp/mix-rp" $priv
+RP_MODE=trace RP_PERIOD=0 RP_MAILBOX=0 RP_JOBFILE=0 RP_OUTPUT="$tmp/trace" sim trace "$tmp/mix-rp" $priv
+
+nfiles=$(find "$tmp/prof" -name 'rank-*.rpp' | wc -l)
+[ "$nfiles" = $N ] || fail "prof: $nfiles rank files, want $N"
+"$REPORT" --format json "$tmp/prof" > "$tmp/prof.json" 2> "$tmp/prof.err" || { cat "$tmp/prof.err"; fail "rp-report prof"; }
+loop() { sed -n 's/^smpi_mix .* loop_s=\([^ ]*\) .*/\1/p' "$tmp/$1.log"; }
+python3 - "$tmp/prof.json" "$(loop plain)" "$(loop prof)" $N $ITERS <<'EOF' || fail "prof report"
+import json, sys
+d = json.load(open(sys.argv[1]))
+plain, prof, n, iters = float(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
+bad = []
+def want(ok, what):
+    print(("ok   " if ok else "BAD  ") + what)
+    if not ok:
+        bad.append(what)
+want(d["ranks"] == n and d["ranks_missing"] in (0, [], None), "ranks %s of %d" % (d["ranks"], n))
+# a phase ends at each all-to-all world collective (2 barriers, iters
+# allreduces; a broadcast is an edge within a phase); then the last phase
+phases = 2 + iters + 1
+want(d["phases"] == phases, "phases %s, want %d" % (d["phases"], phases))
+def w(r, i):   # smpi_mix.c's work_us(), in seconds
+    return (20.0 * (1 + (r * 7 + i * 3) % 5) + 5.0 * r) * 1e-6
+work = [sum(w(r, i) for i in range(iters)) for r in range(n)]
+# an iteration's phase: each rank's computation, then messages and zero-cost
+# tasks: its longest path is its longest computation
+crit = sum(max(w(r, i) for r in range(n)) for i in range(iters))
+pop = d["pop"]
+comp = {int(x["rank"]): x for x in d["per_rank"]}
+for r in range(n):
+    c = comp[r]["task_seconds"]
+    want(abs(c - work[r]) < 1e-9 * iters * 4, "rank %d computation %.9f s, executed %.9f s" % (r, c, work[r]))
+want(abs(pop["max_computation_seconds"] - max(work)) < 1e-8, "max computation %.9f, want %.9f" % (pop["max_computation_seconds"], max(work)))
+want(abs(pop["load_balance"] - sum(work) / n / max(work)) < 1e-6, "LB %.6f, want %.6f" % (pop["load_balance"], sum(work) / n / max(work)))
+want(abs(pop["critical_path_seconds"] - crit) < 1e-8, "critical path %.9f s, want %.9f" % (pop["critical_path_seconds"], crit))
+want(prof <= d["wall_seconds"] < prof + 0.01, "runtime %.6f s is simulated (loop %.6f s)" % (d["wall_seconds"], prof))
+added = (prof - plain) / iters
+want(0 < added < 40e-6, "rpprof adds %.2f us an iteration (plain loop %.6f s, profiled %.6f s)" % (added * 1e6, plain, prof))
+sys.exit(1 if bad else 0)
+EOF
+"$REPORT" --check "$tmp/trace" > "$tmp/check.out" 2>&1 || { tail -30 "$tmp/check.out"; fail "trace --check"; }
+grep '^check passed' "$tmp/check.out" || fail "trace --check: no 'check passed' line"
+echo "PASS: SMPI, $N simulated ranks"

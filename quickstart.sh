@@ -46,7 +46,7 @@ chromium python3-jsonschema man-db elfutils libsimgrid-dev"   # chromium: the he
 # the test reads speedscope's page, whose markup may change between versions.
 SPEEDSCOPE_PKG=speedscope@1.25.0
 
-say() { printf '\n==> %s\n' "$*"; }
+say() { printf '\n==> [%s] %s\n' "$(date +%T)" "$*"; }   # the time: where CI's minutes go
 die() { printf 'quickstart: %s\n' "$*" >&2; exit 1; }
 
 usage() {

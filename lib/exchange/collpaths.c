@@ -79,6 +79,85 @@ void coll_bcast_set(rp_comm *c, int root, int replace)
         proto_join_buffer(buf, (int)len, replace);
 }
 
+/* ---- a small broadcast carries the root's set -----------------------------
+ * A broadcast of at most RP_CARRY_MAX bytes of the program's data becomes
+ * one broadcast, on the program's communicator, of those bytes packed
+ * (MPI_Pack) followed by the first BCAST_CHUNK bytes of the root's encoded
+ * set; a longer set sends its rest on c->coll as coll_bcast_set does.  The
+ * program's call is replaced one for one, so the communicator sees the
+ * same collectives in the same order, and no message of the profiler's is
+ * left to travel or be waited for after it: the separate sends of the
+ * root's set (or a second broadcast) cost 8-9 us a call at 4 ranks.
+ * Every member decides alike: the data's size in bytes is the same on all
+ * (the type signatures of a broadcast match), and so are the settings and
+ * the MPI library.  Packing must produce the data's bytes and no more, as
+ * in every homogeneous MPI; a library that packs otherwise (heterogeneous
+ * builds) is found at the first call, deterministically, and keeps the
+ * separate exchange. */
+#define RP_CARRY_MAX 1024u
+static uint8_t carry_buf[RP_CARRY_MAX + BCAST_CHUNK];
+
+/* 1 if MPI_Pack of a strided type writes its data's bytes, nothing else */
+static int pack_is_raw(MPI_Comm comm)
+{
+    static int raw = -1;
+    if (raw >= 0)
+        return raw;
+    int32_t v[4] = {1, 2, 3, 4}, w[4] = {0, 0, 0, 0};
+    uint8_t out[64];
+    int pos = 0, back = 0, tsz = 0;
+    MPI_Datatype t;
+    raw = 0;
+    if (PMPI_Type_vector(2, 1, 2, MPI_INT32_T, &t) != MPI_SUCCESS)
+        return raw;
+    if (PMPI_Type_commit(&t) == MPI_SUCCESS && PMPI_Type_size(t, &tsz) == MPI_SUCCESS &&
+        PMPI_Pack(v, 1, t, out, (int)sizeof out, &pos, comm) == MPI_SUCCESS && pos == tsz &&
+        tsz == 8 && memcmp(out, &v[0], 4) == 0 && memcmp(out + 4, &v[2], 4) == 0 &&
+        PMPI_Unpack(out, pos, &back, w, 1, t, comm) == MPI_SUCCESS && back == pos &&
+        w[0] == 1 && w[2] == 3 && w[1] == 0)
+        raw = 1;
+    PMPI_Type_free(&t);
+    return raw;
+}
+
+int coll_bcast_carry(rp_comm *c, void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm,
+                     int *rc)
+{
+    int tsz = 0;
+    if (root < 0 || root >= c->size || count < 0 || PMPI_Type_size(dt, &tsz) != MPI_SUCCESS ||
+        (int64_t)tsz * count > (int64_t)RP_CARRY_MAX || !pack_is_raw(comm))
+        return 0;
+    int bytes = tsz * count, pos = 0;
+    uint32_t cap = g_st->max_wire;
+    uint32_t chunk = cap < BCAST_CHUNK ? cap : BCAST_CHUNK;
+    uint8_t *set = proto_sendbuf();
+    if (c->rank == root) {
+        pathset_encode(&g_st->ps, set, cap);
+        if (bytes && (*rc = PMPI_Pack(buf, count, dt, carry_buf, bytes, &pos, comm)) != MPI_SUCCESS)
+            return 1;   /* the program's arguments: its broadcast would fail alike */
+        memcpy(carry_buf + bytes, set, chunk);
+    }
+    *rc = PMPI_Bcast(carry_buf, bytes + (int)chunk, MPI_BYTE, root, comm);
+    if (*rc != MPI_SUCCESS)
+        return 1;
+    if (c->rank != root) {
+        if (bytes && (*rc = PMPI_Unpack(carry_buf, bytes, &pos, buf, count, dt, comm)) != MPI_SUCCESS)
+            return 1;
+        memcpy(set, carry_buf + bytes, chunk);
+    }
+    uint32_t len = pathset_wire_len(set);
+    if (len > cap) {             /* corrupt: everyone saw the same header */
+        rp_counters[RP_CNT_PS_DECODE_ERRORS]++;
+        return 1;
+    }
+    if (len > chunk)
+        PMPI_Bcast(set + chunk, (int)(len - chunk), MPI_BYTE, root, c->coll);
+    if (c->rank != root)
+        proto_join_buffer(set, (int)len, 0);
+    rp_counters[RP_CNT_BCASTS_CARRIED]++;
+    return 1;
+}
+
 /* Send slen bytes of sbuf to dst and join the set that comes from src
  * (MPI_PROC_NULL: none) into ps. */
 static void sendrecv_join(rp_comm *c, rp_pathset *ps, const uint8_t *sbuf, size_t slen, int dst,

@@ -15,6 +15,13 @@ int  collpaths_init(rp_state *st);
 /* Broadcast root's set over c->coll; members replace theirs with it
  * (replace = 1) or join it. */
 void coll_bcast_set(rp_comm *c, int root, int replace);
+/* MPI_Bcast(buf, count, dt, root, comm) that also carries root's set to
+ * the members, who join it (c: comm's entry, an intracommunicator of more
+ * than one member): 1 if it ran the broadcast, its result in *rc; 0 if
+ * the data is too large for that (every member returns 0 alike) and the
+ * caller runs the program's broadcast and the separate exchange. */
+int coll_bcast_carry(rp_comm *c, void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm,
+                     int *rc);
 /* One exchange round: send my set to dst, join the one from src
  * (MPI_PROC_NULL: none). */
 void coll_exchange(rp_comm *c, int dst, int src);

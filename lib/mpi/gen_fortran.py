@@ -184,6 +184,10 @@ def body(kind, name, fparams):
     if kind == "coll_scan":
         need(args, name, "comm")
         return bracket(fid, stmt, after=[ok("rp_hook_%s(%s)" % (kind, comm))])
+    if kind == "bcast":
+        kind = "coll_out"   # the carried set (rp_hook_bcast) is C's only: a
+        # Fortran buffer may be MPI_BOTTOM's Fortran address, which only the
+        # library's own binding converts
     if kind in ("coll_in", "coll_out"):
         need(args, name, "root", "comm")
         return bracket(fid, stmt, ["rp_hook_%s_start(*root, %s);" % (kind, comm)],

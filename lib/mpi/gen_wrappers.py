@@ -17,14 +17,14 @@ import sys
 KINDS = {"event", "send", "isend", "recv", "irecv", "mprobe", "mrecv", "imrecv",
          "sendrecv", "isendrecv",
          "psend_init", "precv_init",
-         "coll_all", "barrier", "coll_in", "coll_out", "coll_scan", "comm_new",
+         "coll_all", "barrier", "bcast", "coll_in", "coll_out", "coll_scan", "comm_new",
          "comm_free", "custom", "nbc_all", "nbc_in", "nbc_out", "nbc_scan",
          "neighbor", "nbc_neighbor", "win_new", "win_free", "win_fence", "rma_sync", "local",
          "file_open", "file_close", "file_coll", "file_nbc",
          "pcoll_init", "part_init"}
 # Kinds at which every member of a communicator (or of a neighbourhood, or
 # of a window's group) joins the others: the tools' "collective" events.
-COLLECTIVE = {"coll_all", "barrier", "coll_in", "coll_out", "coll_scan", "nbc_all", "nbc_in", "nbc_out",
+COLLECTIVE = {"coll_all", "barrier", "bcast", "coll_in", "coll_out", "coll_scan", "nbc_all", "nbc_in", "nbc_out",
               "nbc_scan", "neighbor", "nbc_neighbor", "win_fence", "file_open", "file_close",
               "file_coll", "file_nbc"}
 # Non-blocking kinds whose completion joins the member's own set as of its
@@ -205,6 +205,17 @@ def body(kind, name, args):
                 "        rc = %s;" % call,
                 "        " + if_ok("rp_hook_coll_all(comm)"),
                 "        else rp_hook_coll_abort();",
+                "    }",
+                "    rp_leave();"]
+    if kind == "bcast":
+        # a small broadcast carries the root's set (rp_hook_bcast)
+        need(args, name, "buffer", "count", "datatype", "root", "comm")
+        return ["    rp_enter(%s);" % fid, "    int rc = MPI_SUCCESS;",
+                "    if (!rp_hook_bcast(buffer, count, datatype, root, comm, &rc)) {",
+                "        rp_hook_coll_out_start(root, comm);",
+                "        rc = %s;" % call,
+                "        " + if_ok("rp_hook_coll_out(root, comm)"),
+                "        else rp_hook_coll_rooted_abort();",
                 "    }",
                 "    rp_leave();"]
     if kind == "coll_scan":

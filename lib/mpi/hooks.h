@@ -144,6 +144,10 @@ void rp_hook_coll_abort(void);
  * leaves it only after all entered), so the caller makes no PMPI_Barrier;
  * 0 if the caller brackets PMPI_Barrier with the two hooks above. */
 int  rp_hook_barrier(MPI_Comm comm);
+/* MPI_Bcast: 1 if the broadcast ran carrying the root's path-set (its
+ * result in *rc), so the caller makes no PMPI_Bcast; 0 if the caller
+ * brackets PMPI_Bcast with the rooted hooks below. */
+int  rp_hook_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm, int *rc);
 void rp_hook_coll_scan(MPI_Comm comm);
 void rp_hook_coll_in(int root, MPI_Comm comm);
 void rp_hook_coll_out(int root, MPI_Comm comm);

@@ -211,6 +211,24 @@ int rp_hook_barrier(MPI_Comm comm)
     return 1;
 }
 
+/* MPI_Bcast: a small broadcast carries the root's set in its own data
+ * (coll_bcast_carry); under RP_MULTIPLE=local, on intercommunicators, on
+ * communicators never seen created and for larger data the caller brackets
+ * PMPI_Bcast with the rooted hooks.  Every member decides by the same facts. */
+int rp_hook_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm, int *rc)
+{
+    if (rp_rt.local_paths)
+        return 0;
+    rp_comm *c = comm_lookup(comm);
+    if (!c || c->inter || c->size == 1 || !coll_bcast_carry(c, buf, count, dt, root, comm, rc))
+        return 0;
+    if (*rc == MPI_SUCCESS) {
+        rp_mode->coll(c, RP_COLL_OUT, root, 0);
+        rp_counters[RP_CNT_COLL_JOINS]++;
+    }
+    return 1;
+}
+
 /* All members of shadow c join all, after a synchronisation of theirs that
  * is not a communicator's collective (a window's fence, a file's
  * collective operation): the path-allreduce on c.  Never a phase end. */

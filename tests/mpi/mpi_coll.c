@@ -81,6 +81,32 @@ static void colls(MPI_Comm comm, const char *name)
         MPI_Bcast(a, 4, MPI_INT, i, comm);
         OUT("bcast", H(a, 4));
     }
+    /* Bcast with the root's data strided (every other int) and the members'
+     * contiguous: the same type signature, different layouts; nothing; and
+     * 256 / 257 ints, on both sides of the size up to which the profiler
+     * packs the data with its path-set (1 KiB) */
+    {
+        MPI_Datatype strided;
+        int big[2 * 257];
+        MPI_Type_vector(4, 1, 2, MPI_INT, &strided);
+        MPI_Type_commit(&strided);
+        for (j = 0; j < 8; j++)
+            a[j] = me == 0 ? (j % 2 ? -7 : 10 + j) : -1;
+        if (me == 0)
+            MPI_Bcast(a, 1, strided, 0, comm);
+        else
+            MPI_Bcast(a, 4, MPI_INT, 0, comm);
+        OUT("bcast-strided", H(a, 8));
+        MPI_Bcast(a, 0, MPI_INT, root, comm);
+        OUT("bcast-empty", H(a, 8));
+        for (int n = 256; n <= 257; n++) {
+            for (j = 0; j < n; j++)
+                big[j] = me == root ? 3 * j + n : -1;
+            MPI_Bcast(big, n, MPI_INT, root, comm);
+            OUT(n == 256 ? "bcast-1024B" : "bcast-1028B", H(big, n));
+        }
+        MPI_Type_free(&strided);
+    }
 
     /* Reduce (root = last), also MPI_IN_PLACE at the root */
     for (j = 0; j < 3; j++)

@@ -84,6 +84,14 @@ grep -E '^ +0 +2400\.000 +2400\.000 +0\.000 +600\.002 +600\.002 +0\.000 +ok' \
     "$work/assign-trace.check" >/dev/null || { fail "assign-trace: check table"; cat "$work/assign-trace.check"; }
 grep -E '^ +0 +3700\.000 +3700\.000 +0\.000 +500\.000 +500\.000 +0\.000 +ok' \
     "$work/mixed-trace.check" >/dev/null || { fail "mixed-trace: check table"; cat "$work/mixed-trace.check"; }
+# the oracle-implied POP factors (doc/report.md): computation from the
+# recorded tasks (rank 0: 0.6 s + 10 us + 1.6 s + 20 us, the busiest; mean
+# 1.10003425 s), critical path 2.4 + 2.0 s offline, runtime 5 s
+grep -q '^oracle-implied POP factors (.* offline longest paths, 4\.400000 s; runtime 5\.000000 s):' \
+    "$work/assign-trace.check" &&
+    grep -qE '^  PE 0\.220  LB 0\.500  CommE 0\.440  SerE 0\.500  TE 0\.880  \(max computation 2\.200030 s on rank 0, mean 1\.100034 s\)' \
+        "$work/assign-trace.check" ||
+    { fail "assign-trace: oracle-implied POP factors"; cat "$work/assign-trace.check"; }
 "$report" --check "$work/assign-bad" >"$work/bad.check" 2>&1
 rc=$?
 if [ "$rc" = 1 ] && grep -q 'check FAILED' "$work/bad.check" &&
@@ -119,6 +127,16 @@ if d["mode"] == "trace":
     ph = d["phases"][0]
     assert ph["status"] == "ok" and abs(ph["longest_seconds"] - ph["online_longest_seconds"]) < 1e-6
     assert sys.argv[2] != "failed" or d["phases"][1]["status"].startswith("FAIL")
+    # oracle-implied factors: the offline critical path (assign-bad: not
+    # the online 4.405 s)
+    p = d["pop"]
+    assert abs(p["critical_path_seconds"] - 4.4) < 1e-9, p
+    assert abs(p["max_computation_seconds"] - 2.20003) < 1e-9 and p["busiest_rank"] == 0, p
+    assert abs(p["mean_computation_seconds"] - 1.10003425) < 1e-9, p
+    assert abs(p["runtime_seconds"] - 5) < 1e-9 and p["ranks"] == 4, p
+    assert abs(p["serialisation_efficiency"] - 2.20003 / 4.4) < 1e-5, p
+    assert abs(p["transfer_efficiency"] - 0.88) < 1e-5, p
+    assert abs(p["parallel_efficiency"] - p["load_balance"] * p["communication_efficiency"]) < 1e-5, p
 else:
     assert all(p["status"] == "ok" or p["status"].startswith("PARTIAL") for p in d["paths"])
     assert sys.argv[2] != "partial" or abs(d["unchecked_seconds"] - 0.2) < 1e-6

@@ -17,6 +17,7 @@
 #include "report/check.h"
 #include "report/model.h"
 #include "report/json.h"
+#include "report/pop.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -42,6 +43,82 @@ static void jnum(FILE *f, double v)
 }
 
 /* ---- trace mode ------------------------------------------------------------ */
+
+/* The POP factors the oracle implies (doc/report.md, "POP factors"): each
+ * rank's computation summed from its recorded tasks, the critical path as
+ * the offline longest paths summed over phases, the runtime as rp-report's
+ * (the largest wall time of a rank).  0 with *out filled; -1 when the graph
+ * is incomplete or nothing can be computed. */
+static int oracle_pop(const rp_graph *g, const rp_run *run, rp_pop *out)
+{
+    memset(out, 0, sizeof *out);
+    if (g->stuck || run->n_present == 0)
+        return -1;
+    int64_t *comp = calloc(run->n_present, sizeof *comp);
+    uint32_t *rank = calloc(run->n_present, sizeof *rank);
+    if (!comp || !rank) {
+        free(comp);
+        free(rank);
+        return -1;
+    }
+    uint32_t n = 0;
+    int64_t runtime = 0, ideal = 0;
+    for (uint32_t r = 0; r < run->nranks; r++) {
+        if (!run->present[r])
+            continue;
+        const rp_rankdata *d = &run->rd[r];
+        for (uint64_t t = 0; t < d->n_tasks; t++)
+            comp[n] += d->tasks[t].cost_ns;
+        if (d->wall_ns > runtime)
+            runtime = d->wall_ns;
+        rank[n++] = r;
+    }
+    for (uint64_t q = 0; q < g->nphases; q++)
+        if (g->ph[q].end_rank != RP_NO_RANK)
+            ideal += g->ph[q].longest_ns;
+    int rc = pop_compute(comp, rank, n, runtime, ideal, out);
+    free(comp);
+    free(rank);
+    return rc;
+}
+
+static void text_oracle_pop(FILE *f, const rp_pop *p)
+{
+    fprintf(f, "oracle-implied POP factors (computation: the recorded tasks; critical path: "
+               "the offline longest paths, %.6f s; runtime %.6f s):\n  PE %.3f  LB %.3f  "
+               "CommE %.3f  SerE %.3f  TE %.3f  (max computation %.6f s on rank %u, mean "
+               "%.6f s)\n", (double)p->ideal_ns / 1e9, (double)p->runtime_ns / 1e9, p->pe,
+            p->lb, p->comme, p->sere < 0 ? 0.0 : p->sere, p->te < 0 ? 0.0 : p->te,
+            (double)p->max_comp_ns / 1e9, p->busiest, (double)p->mean_comp_ns / 1e9);
+}
+
+static void json_oracle_pop(FILE *f, const rp_pop *p, int ok)
+{
+    if (!ok) {
+        fputs(",\"pop\":null", f);
+        return;
+    }
+    fputs(",\"pop\":{\"parallel_efficiency\":", f);
+    jnum(f, p->pe);
+    fputs(",\"load_balance\":", f);
+    jnum(f, p->lb);
+    fputs(",\"communication_efficiency\":", f);
+    jnum(f, p->comme);
+    fputs(",\"serialisation_efficiency\":", f);
+    jnum(f, p->sere < 0 ? NAN : p->sere);
+    fputs(",\"transfer_efficiency\":", f);
+    jnum(f, p->te < 0 ? NAN : p->te);
+    fprintf(f, ",\"ranks\":%u,\"busiest_rank\":%u,\"mean_computation_seconds\":", p->nranks,
+            p->busiest);
+    jsec(f, (double)p->mean_comp_ns);
+    fputs(",\"max_computation_seconds\":", f);
+    jsec(f, (double)p->max_comp_ns);
+    fputs(",\"runtime_seconds\":", f);
+    jsec(f, (double)p->runtime_ns);
+    fputs(",\"critical_path_seconds\":", f);
+    jsec(f, p->ideal_ns ? (double)p->ideal_ns : NAN);
+    fputc('}', f);
+}
 
 typedef struct tphase {
     int         ok;
@@ -236,6 +313,8 @@ static int check_trace(FILE *f, const rp_run *run, int64_t tol, int json, uint32
     }
     bad |= nbad > 0;
     int pct_bad = pct.run && pct.incons;
+    rp_pop opop;
+    int opop_ok = oracle_pop(&g, run, &opop) == 0;
     if (json) {
         fprintf(f, "{\"check\":\"%s\",\"mode\":\"trace\",\"ranks\":%u,\"ranks_present\":%u,"
                 "\"k\":%u,\"tolerance_seconds\":", bad || pct_bad ? "failed" : "passed",
@@ -261,6 +340,7 @@ static int check_trace(FILE *f, const rp_run *run, int64_t tol, int json, uint32
             fputc('}', f);
         }
         fputc(']', f);
+        json_oracle_pop(f, &opop, opop_ok);
         json_percentiles(f, &pct);
         fputs("}\n", f);
     } else {
@@ -290,6 +370,8 @@ static int check_trace(FILE *f, const rp_run *run, int64_t tol, int json, uint32
             fprintf(f, "check passed: %llu phase(s), online = offline within %.3f ms%s\n",
                     (unsigned long long)nq, ms(tol),
                     run->k >= 2 ? "" : " (k=1: 0 % path not compared)");
+        if (opop_ok)
+            text_oracle_pop(f, &opop);
         if (!g.stuck) {
             text_percentiles(f, &pct);
             if (pct_bad)

@@ -8,10 +8,13 @@
  * the loop; bench/smpi/run.sh compares them with and without rpprof.
  * Usage: cgsim ITERS WORK_US...: one loop per WORK_US, in one launch (a
  * launch of thousands of simulated ranks costs the host more than the loops).
+ * CGSIM_OP=bcast: an 8-byte MPI_Bcast from rank 0 instead of the
+ * MPI_Allreduce (the rooted exchange's cost).
  * Built with smpicc only (SMPI's smpi_execute_benched). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int main(int argc, char **argv)
 {
@@ -23,6 +26,8 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     double x = rank + 1.0, sum = 0;
+    const char *op = getenv("CGSIM_OP");
+    int bcast = op && strcmp(op, "bcast") == 0;
     if (rank == 0)
         printf("cgsim n=%d iters=%ld init_s=%.6f\n", size, iters, t_init - t_start);
     for (int a = 2; a < (argc > 2 ? argc : 3); a++) {
@@ -33,8 +38,14 @@ int main(int argc, char **argv)
             smpi_execute_benched(work);  /* the local mat-vec; _benched: the host CPU
                                           * timer stops meanwhile, else it would count
                                           * the other simulated ranks run meanwhile */
-            MPI_Allreduce(&x, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-            x = sum / size;
+            if (bcast) {
+                sum = rank == 0 ? x + 1 : 0;
+                MPI_Bcast(&sum, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+                x = sum;
+            } else {
+                MPI_Allreduce(&x, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+                x = sum / size;
+            }
         }
         MPI_Barrier(MPI_COMM_WORLD);
         double t1 = MPI_Wtime();

@@ -228,6 +228,20 @@ mpich_pass() {
     make -j"$JOBS" check
 }
 
+# The ten longest tests of all passes (a log's birth to its result file;
+# a timing test's wait for the lock included): where CI's minutes go.
+# Silent where the file system keeps no birth time.
+slowest_tests() {
+    local trs log born
+    while IFS= read -r trs; do
+        log=${trs%.trs}.log
+        born=$(stat -c %W "$log" 2>/dev/null) || continue
+        [ "${born:-0}" -gt 0 ] 2>/dev/null || continue
+        echo "$(( $(stat -c %Y "$trs") - born )) ${trs#"$ROOT"/}"
+    done < <(find "$@" -name '*.trs' 2>/dev/null) | sort -rn | head -10 |
+        awk 'NR == 1 { print "\nlongest tests (seconds):" } { printf "  %5d  %s\n", $1, $2 }'
+}
+
 run_tests() {
     install_deps
     install_speedscope
@@ -271,6 +285,7 @@ run_tests() {
             fail=1
         fi
     fi
+    slowest_tests "${dirs[@]}" || true   # informative only: never the verdict
     [ "$skip" -gt 0 ] && echo "$skip skipped"
     echo "$pass passed, $fail failed"
     [ "$fail" -eq 0 ]

@@ -9,6 +9,7 @@
 #
 #   bench/smpi/run.sh [RANKS...]          (default: 64 256 1024)
 #   BUILD=_build-smpi ITERS=200 WORK="100 1000" COMPUTE=yes bench/smpi/run.sh
+#   BCAST=ompi bench/smpi/run.sh 256      (SMPI's ompi bcast; see cfg below)
 #
 # BUILD is a build directory configured for SMPI (doc/smpi.md).
 # COMPUTE=yes charges each rank's host CPU time between
@@ -24,6 +25,7 @@ ITERS=${ITERS:-200}
 WORK=${WORK:-"100 1000"}
 COMPUTE=${COMPUTE:-yes}
 RANKS=${*:-"64 256 1024"}
+BCAST=${BCAST:-binomial_tree}
 lib=$BUILD/lib/.libs
 [ -f "$lib/librpprof-mpi.so" ] || { echo "run.sh: no $lib/librpprof-mpi.so; build for SMPI first" >&2; exit 2; }
 command -v smpirun >/dev/null || { echo "run.sh: smpirun not found (apt-get install libsimgrid-dev)" >&2; exit 2; }
@@ -31,16 +33,34 @@ command -v smpirun >/dev/null || { echo "run.sh: smpirun not found (apt-get inst
 tmp=$(mktemp -d /tmp/rp-smpi.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 smpicc -O2 -o "$tmp/cgsim" "$here/cgsim.c"
-# Linked with librpprof-mpi.so: smpirun bypasses LD_PRELOAD, and
-# smpi/privatize-libs gives each simulated rank its own copy of a library
-# the program links (its globals are per rank).
-smpicc -O2 -o "$tmp/cgsim-rp" "$here/cgsim.c" -L"$lib" -Wl,--no-as-needed -lrpprof-mpi
+# smpirun bypasses LD_PRELOAD, so the profiler is linked into the program.
+# With lib/librpprof-smpi.a (make lib/librpprof-smpi.la) it is linked in
+# whole: SMPI's privatization of the program then gives each simulated rank
+# its own profiler (its globals are per rank).  Without it the program links
+# librpprof-mpi.so and smpi/privatize-libs copies that per rank, which costs
+# a sed and a file copy per rank (slow beyond 256 ranks).  Debug info is
+# stripped: SMPI copies the program once per rank.
+if [ -f "$lib/librpprof-smpi.a" ]; then
+    deps=$(sed -n "s/^dependency_libs='\(.*\)'$/\1/p" "$BUILD/lib/librpprof-mpi.la")
+    smpicc -O2 -Wl,--strip-debug -o "$tmp/cgsim-rp" "$here/cgsim.c" \
+        -Wl,--whole-archive "$lib/librpprof-smpi.a" -Wl,--no-whole-archive $deps
+    privatize=
+else
+    smpicc -O2 -o "$tmp/cgsim-rp" "$here/cgsim.c" -L"$lib" -Wl,--no-as-needed -lrpprof-mpi
+    privatize=--cfg=smpi/privatize-libs:librpprof-mpi.so
+fi
 export LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # RP_JOBFILE=0: a file per rank; the job file is written with MPI-IO, which
 # SMPI hosts only on a platform with disks.  smpi/wtime:0: reading the clock (the profiler does at every call) adds no
-# simulated sleep.  coll-selector ompi: Open MPI's choice of algorithms.
-cfg="--cfg=smpi/host-speed:1Gf --cfg=smpi/coll-selector:ompi --cfg=smpi/wtime:0
+# simulated sleep.  coll-selector ompi: Open MPI's choice of algorithms,
+# except for MPI_Bcast (BCAST, default binomial_tree): for small messages
+# the ompi selector picks an SMP-aware algorithm whose first call on a
+# communicator runs SMPI's Comm::init_smp, a ring allgather over all its
+# ranks (n-1 steps, n(n-1) messages) plus O(n^2) host work in each rank:
+# host time grows as n^3 (124 s at 1 024 ranks against 0.8 s) and the
+# first allreduce takes n-1 extra simulated steps.  BCAST=ompi restores it.
+cfg="--cfg=smpi/host-speed:1Gf --cfg=smpi/coll-selector:ompi --cfg=smpi/bcast:$BCAST --cfg=smpi/wtime:0
      --cfg=smpi/simulate-computation:$COMPUTE --cfg=smpi/tmpdir:$tmp"
 
 # one N BINARY [extra smpirun args]: one launch, every WORK; leaves in
@@ -65,7 +85,7 @@ printf '%6s %7s | %10s | %8s %10s %8s | %7s %7s | %7s %7s %6s %6s\n' \
     n work_us plain_loop rp_init rp_loop rp_fin loop_x all_x plain_wall rp_wall plainMB rpMB
 for n in $RANKS; do
     one "$n" "$tmp/cgsim" plain
-    one "$n" "$tmp/cgsim-rp" rp --cfg=smpi/privatize-libs:librpprof-mpi.so
+    one "$n" "$tmp/cgsim-rp" rp $privatize
     paste -d' ' "$tmp/res.plain" "$tmp/res.rp" | awk -v n="$n" '
         NR == 1 { pi = $1; pf = $2; pw = $3; pm = $4; ri = $5; rf = $6; rw = $7; rm = $8; next }
         { pl = $2; rl = $4

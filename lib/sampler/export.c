@@ -23,6 +23,9 @@
 
 typedef struct mod_info {
     char     *path;
+#ifdef RP_SMPI
+    const char *name;      /* dlpi_name; path resolved only if referenced */
+#endif
     uintptr_t base;
     uintptr_t seg_lo[16], seg_hi[16];
     int       nseg;
@@ -95,6 +98,16 @@ static int export_cb(struct dl_phdr_info *info, size_t size, void *data)
     if (mi->nseg == 0)
         return 0;
     const char *name = info->dlpi_name ? info->dlpi_name : "";
+#ifdef RP_SMPI
+    /* Every simulated rank loads its own copy of the program (SMPI's
+     * privatization), so a rank sees 2n objects and resolving every path
+     * here costs O(n^2) realpath calls over the job; resolve only the
+     * modules the tree references (mod_resolve). */
+    mi->name = name;
+    read_build_id(info, mi);
+    ml->n++;
+    return 0;
+#endif
     char rp[PATH_MAX];
     if (name[0] == '\0') {
         ssize_t k = readlink("/proc/self/exe", rp, sizeof rp - 1);
@@ -117,6 +130,28 @@ static int export_cb(struct dl_phdr_info *info, size_t size, void *data)
     ml->n++;
     return 0;
 }
+
+#ifdef RP_SMPI
+/* export_cb's path for a referenced module, resolved late (RP_SMPI). */
+static int mod_resolve(mod_info *mi)
+{
+    char rp[PATH_MAX];
+    if (mi->name[0] == '\0') {
+        ssize_t k = readlink("/proc/self/exe", rp, sizeof rp - 1);
+        if (k > 0) {
+            rp[k] = '\0';
+            mi->path = strdup(rp);
+        } else {
+            mi->path = strdup("[main]");
+        }
+    } else if (realpath(mi->name, rp)) {
+        mi->path = strdup(rp);
+    } else {
+        mi->path = strdup(mi->name);
+    }
+    return mi->path ? 0 : -1;
+}
+#endif
 
 static mod_info *find_mod(mod_list *ml, uintptr_t pc)
 {
@@ -196,6 +231,10 @@ int sample_export_cct(const rp_cct *cct, rp_cct_export *d, uint32_t k,
         mod_info *mi = &ml.m[i];
         if (mi->out_index == UINT32_MAX)
             continue;
+#ifdef RP_SMPI
+        if (!mi->path && mod_resolve(mi) != 0)
+            goto fail;
+#endif
         rp_module *m = &d->modules[mi->out_index];
         m->path = mi->path;
         mi->path = NULL;

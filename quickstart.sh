@@ -200,7 +200,7 @@ smpi_pass() {
     # shellcheck disable=SC2086
     "$ROOT/configure" -q MPICC=smpicc MPI_CFLAGS=-I/usr/include/smpi MPI_LIBS=-lsimgrid \
         --disable-shim ${CONFIGURE_FLAGS:-} || return 1
-    make -j"$JOBS" lib/librpprof-mpi.la || return 1
+    make -j"$JOBS" lib/librpprof-mpi.la lib/librpprof-smpi.la || return 1
     say "SMPI pass: tests/smpi/test_smpi.sh"
     "$ROOT/build-aux/test-driver" --test-name tests/smpi/test_smpi.sh \
         --log-file tests/smpi/test_smpi.log --trs-file tests/smpi/test_smpi.trs \

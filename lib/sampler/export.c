@@ -22,10 +22,8 @@
 
 
 typedef struct mod_info {
-    char     *path;
-#ifdef RP_SMPI
-    const char *name;      /* dlpi_name; path resolved only if referenced */
-#endif
+    char     *path;        /* resolved only if the tree references it */
+    const char *name;      /* dlpi_name (valid while the module is loaded) */
     uintptr_t base;
     uintptr_t seg_lo[16], seg_hi[16];
     int       nseg;
@@ -97,42 +95,20 @@ static int export_cb(struct dl_phdr_info *info, size_t size, void *data)
     }
     if (mi->nseg == 0)
         return 0;
-    const char *name = info->dlpi_name ? info->dlpi_name : "";
-#ifdef RP_SMPI
-    /* Every simulated rank loads its own copy of the program (SMPI's
-     * privatization), so a rank sees 2n objects and resolving every path
-     * here costs O(n^2) realpath calls over the job; resolve only the
-     * modules the tree references (mod_resolve). */
-    mi->name = name;
-    read_build_id(info, mi);
-    ml->n++;
-    return 0;
-#endif
-    char rp[PATH_MAX];
-    if (name[0] == '\0') {
-        ssize_t k = readlink("/proc/self/exe", rp, sizeof rp - 1);
-        if (k > 0) {
-            rp[k] = '\0';
-            mi->path = strdup(rp);
-        } else {
-            mi->path = strdup("[main]");
-        }
-    } else if (realpath(name, rp)) {
-        mi->path = strdup(rp);
-    } else {
-        mi->path = strdup(name);   /* e.g. linux-vdso.so.1 */
-    }
-    if (!mi->path) {
-        ml->oom = 1;
-        return 1;
-    }
+    /* The path is resolved later, only for the modules the tree
+     * references (mod_resolve): a process may have loaded many more (under
+     * SMPI every simulated rank's copy of the program, 2n objects a rank,
+     * and realpath for all of them was O(n^2) over the job). */
+    mi->name = info->dlpi_name ? info->dlpi_name : "";
     read_build_id(info, mi);
     ml->n++;
     return 0;
 }
 
-#ifdef RP_SMPI
-/* export_cb's path for a referenced module, resolved late (RP_SMPI). */
+/* The path of a module the tree references: the program's own (empty
+ * name) from /proc/self/exe, a library's with its links resolved, else
+ * its name as the loader has it (e.g. linux-vdso.so.1).  0, or -1 without
+ * memory. */
 static int mod_resolve(mod_info *mi)
 {
     char rp[PATH_MAX];
@@ -151,7 +127,6 @@ static int mod_resolve(mod_info *mi)
     }
     return mi->path ? 0 : -1;
 }
-#endif
 
 static mod_info *find_mod(mod_list *ml, uintptr_t pc)
 {
@@ -231,10 +206,8 @@ int sample_export_cct(const rp_cct *cct, rp_cct_export *d, uint32_t k,
         mod_info *mi = &ml.m[i];
         if (mi->out_index == UINT32_MAX)
             continue;
-#ifdef RP_SMPI
         if (!mi->path && mod_resolve(mi) != 0)
             goto fail;
-#endif
         rp_module *m = &d->modules[mi->out_index];
         m->path = mi->path;
         mi->path = NULL;

@@ -1,12 +1,13 @@
 #!/bin/bash
 # tests/smpi/test_smpi.sh - the SimGrid/SMPI port (doc/smpi.md) stays alive:
 # tests/smpi/smpi_mix.c on 8 simulated ranks of bench/smpi/cluster.xml,
-# plain, then with rpprof in prof mode, then in trace mode.
+# plain, then with rpprof in prof mode (linked in as lib/librpprof-smpi.a,
+# and as librpprof-mpi.so with smpi/privatize-libs), then in trace mode.
 #
 #   tests/smpi/test_smpi.sh SMPI_BUILD RP_REPORT
 #
 # SMPI_BUILD: a build directory configured with MPICC=smpicc (doc/smpi.md)
-# holding lib/.libs/librpprof-mpi.so; RP_REPORT: rp-report of a normal build
+# holding lib/.libs/librpprof-mpi.so and librpprof-smpi.a; RP_REPORT: rp-report of a normal build
 # (the tools need a real MPI).  quickstart.sh test runs it after the Open MPI
 # pass.  Checks, each of which fails if the port breaks:
 #   - every rank writes its file and rp-report reads the job (8 ranks, one
@@ -33,9 +34,17 @@ command -v smpicc >/dev/null && command -v smpirun >/dev/null || fail "smpicc/sm
 
 tmp=$(mktemp -d /tmp/rp-test-smpi.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
+[ -f "$lib/librpprof-smpi.a" ] || fail "no $lib/librpprof-smpi.a (make lib/librpprof-smpi.la)"
 smpicc -O2 -o "$tmp/mix" "$here/smpi_mix.c" || fail "smpicc (plain)"
-smpicc -O2 -o "$tmp/mix-rp" "$here/smpi_mix.c" -L"$lib" -Wl,--no-as-needed -lrpprof-mpi ||
-    fail "smpicc (linked with librpprof-mpi)"
+# the two ways doc/smpi.md gives: the archive linked in whole (SMPI's copy
+# of the program per rank carries the profiler), and the shared library
+# with smpi/privatize-libs
+deps=$(sed -n "s/^dependency_libs='\(.*\)'$/\1/p" "$SMPI_BUILD/lib/librpprof-mpi.la")
+# shellcheck disable=SC2086
+smpicc -O2 -o "$tmp/mix-rp" "$here/smpi_mix.c" -Wl,--whole-archive "$lib/librpprof-smpi.a" \
+    -Wl,--no-whole-archive $deps || fail "smpicc (linked with librpprof-smpi.a)"
+smpicc -O2 -o "$tmp/mix-so" "$here/smpi_mix.c" -L"$lib" -Wl,--no-as-needed -lrpprof-mpi ||
+    fail "smpicc (linked with librpprof-mpi.so)"
 for i in $(seq 0 $((N - 1))); do echo "node-$i"; done > "$tmp/hosts"
 export LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 # smpi/test:0: SMPI charges every MPI_Test a simulated 100 us by default
@@ -52,16 +61,19 @@ sim() {
         $cfg "$@" "$bin" $ITERS > "$tmp/$tag.log" 2>&1 || { tail -20 "$tmp/$tag.log"; fail "$tag run"; }
     grep -q '^smpi_mix ' "$tmp/$tag.log" || { tail -20 "$tmp/$tag.log"; fail "$tag: no result line"; }
 }
-priv=--cfg=smpi/privatize-libs:librpprof-mpi.so
 sim plain "$tmp/mix"
-RP_PERIOD=0 RP_MAILBOX=0 RP_JOBFILE=0 RP_OUTPUT="$tmp/prof" sim prof "$tmp/mix-rp" $priv
-RP_MODE=trace RP_PERIOD=0 RP_MAILBOX=0 RP_JOBFILE=0 RP_OUTPUT="$tmp/trace" sim trace "$tmp/mix-rp" $priv
+RP_PERIOD=0 RP_MAILBOX=0 RP_JOBFILE=0 RP_OUTPUT="$tmp/prof" sim prof "$tmp/mix-rp"
+RP_PERIOD=0 RP_MAILBOX=0 RP_JOBFILE=0 RP_OUTPUT="$tmp/profso" sim profso "$tmp/mix-so" \
+    --cfg=smpi/privatize-libs:librpprof-mpi.so
+RP_MODE=trace RP_PERIOD=0 RP_MAILBOX=0 RP_JOBFILE=0 RP_OUTPUT="$tmp/trace" sim trace "$tmp/mix-rp"
 
-nfiles=$(find "$tmp/prof" -name 'rank-*.rpp' | wc -l)
-[ "$nfiles" = $N ] || fail "prof: $nfiles rank files, want $N"
-"$REPORT" --format json "$tmp/prof" > "$tmp/prof.json" 2> "$tmp/prof.err" || { cat "$tmp/prof.err"; fail "rp-report prof"; }
 loop() { sed -n 's/^smpi_mix .* loop_s=\([^ ]*\) .*/\1/p' "$tmp/$1.log"; }
-python3 - "$tmp/prof.json" "$(loop plain)" "$(loop prof)" $N $ITERS <<'EOF' || fail "prof report"
+for run in prof profso; do
+nfiles=$(find "$tmp/$run" -name 'rank-*.rpp' | wc -l)
+[ "$nfiles" = $N ] || fail "$run: $nfiles rank files, want $N"
+"$REPORT" --format json "$tmp/$run" > "$tmp/$run.json" 2> "$tmp/$run.err" || { cat "$tmp/$run.err"; fail "rp-report $run"; }
+echo "-- $run"
+python3 - "$tmp/$run.json" "$(loop plain)" "$(loop $run)" $N $ITERS <<'EOF' || fail "$run report"
 import json, sys
 d = json.load(open(sys.argv[1]))
 plain, prof, n, iters = float(sys.argv[2]), float(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])
@@ -94,6 +106,7 @@ added = (prof - plain) / iters
 want(0 < added < 40e-6, "rpprof adds %.2f us an iteration (plain loop %.6f s, profiled %.6f s)" % (added * 1e6, plain, prof))
 sys.exit(1 if bad else 0)
 EOF
+done
 "$REPORT" --check "$tmp/trace" > "$tmp/check.out" 2>&1 || { tail -30 "$tmp/check.out"; fail "trace --check"; }
 grep '^check passed' "$tmp/check.out" || fail "trace --check: no 'check passed' line"
 echo "PASS: SMPI, $N simulated ranks"

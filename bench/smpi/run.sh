@@ -10,6 +10,8 @@
 #   bench/smpi/run.sh [RANKS...]          (default: 64 256 1024)
 #   BUILD=_build-smpi ITERS=200 WORK="100 1000" COMPUTE=yes bench/smpi/run.sh
 #   BCAST=ompi bench/smpi/run.sh 256      (SMPI's ompi bcast; see cfg below)
+#   OP=bcast bench/smpi/run.sh 64         (an 8-byte MPI_Bcast instead of the
+#                                          allreduce: cgsim's CGSIM_OP)
 #
 # BUILD is a build directory configured for SMPI (doc/smpi.md).
 # COMPUTE=yes charges each rank's host CPU time between
@@ -26,6 +28,7 @@ WORK=${WORK:-"100 1000"}
 COMPUTE=${COMPUTE:-yes}
 RANKS=${*:-"64 256 1024"}
 BCAST=${BCAST:-binomial_tree}
+export CGSIM_OP=${OP:-allreduce}
 lib=$BUILD/lib/.libs
 [ -f "$lib/librpprof-mpi.so" ] || { echo "run.sh: no $lib/librpprof-mpi.so; build for SMPI first" >&2; exit 2; }
 command -v smpirun >/dev/null || { echo "run.sh: smpirun not found (apt-get install libsimgrid-dev)" >&2; exit 2; }

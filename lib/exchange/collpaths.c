@@ -86,8 +86,10 @@ void coll_bcast_set(rp_comm *c, int root, int replace)
  * set; a longer set sends its rest on c->coll as coll_bcast_set does.  The
  * program's call is replaced one for one, so the communicator sees the
  * same collectives in the same order, and no message of the profiler's is
- * left to travel or be waited for after it: the separate sends of the
- * root's set (or a second broadcast) cost 8-9 us a call at 4 ranks.
+ * left to travel or be waited for after it: the separate set (n - 1
+ * messages, or a second broadcast beyond 4 members) cost 4-8 us a call
+ * from 8 to 1 024 simulated ranks, the carried one under 0.3 us
+ * (doc/performance.md, "Collectives").
  * Every member decides alike: the data's size in bytes is the same on all
  * (the type signatures of a broadcast match), and so are the settings and
  * the MPI library.  Packing must produce the data's bytes and no more, as
@@ -125,6 +127,7 @@ int coll_bcast_carry(rp_comm *c, void *buf, int count, MPI_Datatype dt, int root
 {
     int tsz = 0;
     if (root < 0 || root >= c->size || count < 0 || PMPI_Type_size(dt, &tsz) != MPI_SUCCESS ||
+        tsz < 0 /* MPI_UNDEFINED: larger than an int */ ||
         (int64_t)tsz * count > (int64_t)RP_CARRY_MAX || !pack_is_raw(comm))
         return 0;
     int bytes = tsz * count, pos = 0;

@@ -26,7 +26,7 @@ KIND = {
     "precv_init": "not an event; pre-posts at every `MPI_Start`, **joins** at every completion",
     "coll_all": "event; **all join all**: butterfly (n = 2^m) or dissemination + broadcast on the coll shadow; ends a phase over all of `MPI_COMM_WORLD`",
     "barrier": "event; **all join all**, as the all-to-all collectives; on an intracommunicator of more than one member the exchange is the barrier (no `PMPI_Barrier`: every member leaves only after every member's set reached it); ends a phase over all of `MPI_COMM_WORLD`",
-    "bcast": "event; **members join root's**: with at most 1 KiB of data (C binding) one broadcast carries the data packed and root's set (counted: `bcasts_carried`); larger data as `coll_out`",
+    "bcast": "event; **members join root's**: with at most 1 KiB of data (C binding, Open MPI) one broadcast carries the data packed and root's set (counted: `bcasts_carried`); larger data as `coll_out`",
     "coll_in": "event; **root joins all**: gather of path-sets to root (n <= 4: one message per member, sent before the call)",
     "coll_out": "event; **members join root's**: broadcast of root's set (n <= 4: one message per member, sent before the call)",
     "coll_scan": "event; **rank r joins 0..r**: Hillis-Steele prefix exchange",

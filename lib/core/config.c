@@ -171,6 +171,10 @@ void config_load(rp_config *cfg, int verbose)
             ", paths kept inside a phase-end exchange", &cfg->phase_k, verbose);
     if (cfg->phase_k < cfg->k || cfg->select != RP_SELECT_REPR)
         cfg->phase_k = cfg->k;
+    /* Phase ends exchanged several at once (lib/runtime/phasebatch.c); the
+     * runtime keeps 1 where the mode cannot defer its booking. */
+    get_u32("RP_PHASE_BATCH", 1, RP_MAX_PHASE_BATCH, RP_DEFAULT_PHASE_BATCH,
+            ", phases per phase-end exchange", &cfg->phase_batch, verbose);
 }
 
 uint32_t config_phase_k_default(uint32_t k)

@@ -8,6 +8,8 @@
 
 #define RP_DEFAULT_K        5u
 #define RP_DEFAULT_SUMMARY  32u
+#define RP_DEFAULT_PHASE_BATCH 16u
+#define RP_MAX_PHASE_BATCH  64u
 #define RP_MAX_SUMMARY      1024u
 #define RP_DEFAULT_PERIOD   5000u     /* us: 200 Hz */
 #define RP_DEFAULT_BUFFER   16384u

@@ -28,6 +28,9 @@ typedef struct rp_config {
     /* RP_PHASE_K: paths a member keeps inside a phase-end exchange before
      * the final choice of k (lib/exchange/collpaths.c); k = none wider */
     uint32_t phase_k;
+    /* RP_PHASE_BATCH: phases whose phase-end exchange runs as one
+     * (lib/runtime/phasebatch.c); 1 = each at its end */
+    uint32_t phase_batch;
     uint32_t select;        /* rp_select_mode (RP_SELECT) */
     uint32_t mode;          /* RP_MODE_* (RP_MODE) */
     uint32_t period_us;     /* RP_PERIOD, 0 = no sampling */

@@ -59,14 +59,14 @@ int collpaths_init(rp_state *st)
 #define BCAST_CHUNK 248u
 
 
-/* Broadcast root's set over c->coll; members replace or join. */
-void coll_bcast_set(rp_comm *c, int root, int replace)
+/* Broadcast root's set ps over c->coll; members replace theirs or join. */
+static void bcast_one(rp_comm *c, rp_pathset *ps, int root, int replace)
 {
     uint8_t *buf = proto_sendbuf();
     uint32_t cap = g_st->max_wire;
     uint32_t chunk = cap < BCAST_CHUNK ? cap : BCAST_CHUNK;
     if (c->rank == root)
-        pathset_encode(&g_st->ps, buf, cap);
+        pathset_encode(ps, buf, cap);
     PMPI_Bcast(buf, (int)chunk, MPI_BYTE, root, c->coll);
     uint32_t len = pathset_wire_len(buf);
     if (len > cap) {             /* corrupt: everyone saw the same header */
@@ -76,7 +76,12 @@ void coll_bcast_set(rp_comm *c, int root, int replace)
     if (len > chunk)
         PMPI_Bcast(buf + chunk, (int)(len - chunk), MPI_BYTE, root, c->coll);
     if (c->rank != root)
-        proto_join_buffer(buf, (int)len, replace);
+        proto_join_into(ps, buf, (int)len, replace);
+}
+
+void coll_bcast_set(rp_comm *c, int root, int replace)
+{
+    bcast_one(c, &g_st->ps, root, replace);
 }
 
 /* ---- a small broadcast carries the root's set -----------------------------
@@ -170,45 +175,129 @@ int coll_bcast_carry(rp_comm *c, void *buf, int count, MPI_Datatype dt, int root
     return 1;
 }
 
-/* Send slen bytes of sbuf to dst and join the set that comes from src
- * (MPI_PROC_NULL: none) into ps. */
-static void sendrecv_join(rp_comm *c, rp_pathset *ps, const uint8_t *sbuf, size_t slen, int dst,
+/* ---- the all-to-all exchange, of one set or of several -------------------
+ * A vector of sets travels as one message a round: the phase-end exchange
+ * of several phases at once (RP_PHASE_BATCH, lib/runtime/phasebatch.c).
+ * Each set is joined with its own counterpart only, by the same rounds and
+ * in the same order as alone, so a batch ends with exactly the sets the
+ * phases would have had one by one.  One set travels as its plain
+ * encoding; several as their encodings one after the other, each padded
+ * to 8 bytes (a join reads 4-byte aligned buffers). */
+typedef struct setvec {
+    rp_pathset *const *ps;
+    uint32_t n;
+} setvec;
+
+static uint8_t *vec_sbuf, *vec_rbuf;   /* n > 1: n slots each */
+static size_t vec_cap;
+
+static size_t slot_bytes(void) { return ((size_t)g_st->coll_wire + 7u) & ~(size_t)7u; }
+
+/* Buffers for n sets; 0, or -1 without memory. */
+static int vec_buffers(uint32_t n)
+{
+    size_t need = (size_t)n * slot_bytes() + 8u;
+    if (need <= vec_cap)
+        return 0;
+    uint8_t *s = malloc(need), *r = malloc(need);
+    if (!s || !r) {
+        free(s);
+        free(r);
+        rp_counters[RP_CNT_ALLOC_FAILURES]++;
+        return -1;
+    }
+    free(vec_sbuf);
+    free(vec_rbuf);
+    vec_sbuf = s;
+    vec_rbuf = r;
+    vec_cap = need;
+    return 0;
+}
+
+static uint8_t *vec_send(const setvec *v) { return v->n == 1 ? proto_sendbuf() : vec_sbuf; }
+static uint8_t *vec_recv(const setvec *v) { return v->n == 1 ? proto_recvbuf() : vec_rbuf; }
+static size_t vec_room(const setvec *v) { return v->n == 1 ? g_st->coll_wire : v->n * slot_bytes(); }
+
+static size_t vec_encode(const setvec *v, uint8_t *buf)
+{
+    if (v->n == 1)
+        return pathset_encode(v->ps[0], buf, g_st->coll_wire);
+    size_t off = 0;
+    for (uint32_t i = 0; i < v->n; i++) {
+        size_t len = pathset_encode(v->ps[i], buf + off, g_st->coll_wire);
+        size_t pad = (len + 7u) & ~(size_t)7u;
+        memset(buf + off + len, 0, pad - len);
+        off += pad;
+    }
+    return off;
+}
+
+/* Join (or replace with) the sets of len bytes at buf, one per member of v. */
+static void vec_join(const setvec *v, const uint8_t *buf, size_t len, int replace)
+{
+    if (v->n == 1) {
+        proto_join_into(v->ps[0], buf, (int)len, replace);
+        return;
+    }
+    size_t off = 0;
+    for (uint32_t i = 0; i < v->n; i++) {
+        uint32_t l = off + 8u <= len ? pathset_wire_len(buf + off) : 0;
+        if (l == 0 || l > len - off) {   /* short or corrupt: the rest is lost */
+            rp_counters[RP_CNT_PS_DECODE_ERRORS]++;
+            return;
+        }
+        proto_join_into(v->ps[i], buf + off, (int)l, replace);
+        off += ((size_t)l + 7u) & ~(size_t)7u;
+    }
+}
+
+/* Send slen bytes of sbuf to dst and join the sets that come from src
+ * (MPI_PROC_NULL: none) into v. */
+static void sendrecv_join(rp_comm *c, const setvec *v, const uint8_t *sbuf, size_t slen, int dst,
                           int src)
 {
-    uint8_t *rbuf = proto_recvbuf();
+    uint8_t *rbuf = vec_recv(v);
     MPI_Status st;
     int len = 0;
-    PMPI_Sendrecv(sbuf, (int)slen, MPI_BYTE, dst, RP_TAG_COLL, rbuf, (int)g_st->coll_wire,
+    PMPI_Sendrecv(sbuf, (int)slen, MPI_BYTE, dst, RP_TAG_COLL, rbuf, (int)vec_room(v),
                   MPI_BYTE, src, RP_TAG_COLL, c->coll, &st);
     if (src == MPI_PROC_NULL)
         return;
     PMPI_Get_count(&st, MPI_BYTE, &len);
-    proto_join_into(ps, rbuf, len, 0);
+    vec_join(v, rbuf, (size_t)(len > 0 ? len : 0), 0);
 }
 
-/* One round: send ps, join what src sends into it. */
-static void exchange_set(rp_comm *c, rp_pathset *ps, int dst, int src)
+/* One round: send v, join what src sends into it. */
+static void exchange_vec(rp_comm *c, const setvec *v, int dst, int src)
 {
-    uint8_t *sbuf = proto_sendbuf();
-    sendrecv_join(c, ps, sbuf, pathset_encode(ps, sbuf, g_st->coll_wire), dst, src);
+    uint8_t *sbuf = vec_send(v);
+    sendrecv_join(c, v, sbuf, vec_encode(v, sbuf), dst, src);
 }
 
 void coll_exchange(rp_comm *c, int dst, int src)
 {
-    exchange_set(c, &g_st->ps, dst, src);
+    rp_pathset *one = &g_st->ps;
+    setvec v = { &one, 1 };
+    exchange_vec(c, &v, dst, src);
 }
 
 /* The sets this member sent in the dissemination rounds (snap[b]: round
  * 2^b, its window of 2^b members), for the exact last round. */
 static uint8_t *snap[32];
-static uint32_t snap_len[32];
+static uint32_t snap_len[32], snap_cap[32];
 
 /* Keep len bytes of buf as snapshot b; 0, or -1 without memory. */
 static int keep_snap(int b, const uint8_t *buf, uint32_t len)
 {
-    if (!snap[b] && !(snap[b] = malloc(g_st->coll_wire))) {
-        rp_counters[RP_CNT_ALLOC_FAILURES]++;
-        return -1;
+    if (len > snap_cap[b]) {
+        uint32_t cap = len > g_st->coll_wire ? len : g_st->coll_wire;
+        uint8_t *p = realloc(snap[b], cap);
+        if (!p) {
+            rp_counters[RP_CNT_ALLOC_FAILURES]++;
+            return -1;
+        }
+        snap[b] = p;
+        snap_cap[b] = cap;
     }
     memcpy(snap[b], buf, len);
     snap_len[b] = len;
@@ -216,28 +305,56 @@ static int keep_snap(int b, const uint8_t *buf, uint32_t len)
 }
 
 /* One dissemination round that also keeps what it sends as snapshot b. */
-static int exchange_snap(rp_comm *c, rp_pathset *ps, int dst, int src, int b)
+static int exchange_snap(rp_comm *c, const setvec *v, int dst, int src, int b)
 {
-    uint8_t *sbuf = proto_sendbuf();
-    size_t slen = pathset_encode(ps, sbuf, g_st->coll_wire);
+    uint8_t *sbuf = vec_send(v);
+    size_t slen = vec_encode(v, sbuf);
     int ok = keep_snap(b, sbuf, (uint32_t)slen) == 0;
-    sendrecv_join(c, ps, sbuf, slen, dst, src);
+    sendrecv_join(c, v, sbuf, slen, dst, src);
     return ok;
 }
 
-void coll_allreduce_paths_from(rp_comm *c, int phase_end, int from_d, const uint8_t *first,
-                               uint32_t first_len, const uint8_t *got, int got_len)
+/* Broadcast rank 0's final sets over c->coll; members replace theirs. */
+static void bcast_vec(rp_comm *c, const setvec *v)
+{
+    if (v->n == 1) {
+        bcast_one(c, v->ps[0], 0, 1);
+        return;
+    }
+    /* 8 bytes of length, then the sets; a first chunk, and the rest only
+     * when the length says so */
+    uint8_t *buf = vec_sbuf;
+    uint64_t total = 0;
+    size_t room = vec_cap - 8u, chunk = vec_cap < 1024u ? vec_cap : 1024u;
+    if (c->rank == 0)
+        total = vec_encode(v, buf + 8);
+    memcpy(buf, &total, 8);
+    PMPI_Bcast(buf, (int)chunk, MPI_BYTE, 0, c->coll);
+    memcpy(&total, buf, 8);
+    if (total > room) {          /* corrupt: everyone saw the same header */
+        rp_counters[RP_CNT_PS_DECODE_ERRORS]++;
+        return;
+    }
+    if (8u + total > chunk)
+        PMPI_Bcast(buf + chunk, (int)(8u + total - chunk), MPI_BYTE, 0, c->coll);
+    if (c->rank != 0)
+        vec_join(v, buf + 8, (size_t)total, 1);
+}
+
+int coll_phase_wide(const rp_comm *c)
+{
+    return g_st->cfg.phase_k > g_st->cfg.k && c->size > 2;
+}
+
+/* Rounds from_d, 2 from_d, ... over the sets of work, then each final set
+ * out[i] chosen from work[i] (the same set when not wide) and, after
+ * dissemination, rank 0's broadcast. */
+static void allreduce_vec(rp_comm *c, const setvec *work, const setvec *out, int from_d,
+                          const uint8_t *first, uint32_t first_len, const uint8_t *got, int got_len)
 {
     int n = c->size, me = c->rank;
-    /* the set the rounds work on: the rank's, or a wide copy of it */
-    rp_pathset *ps = &g_st->ps;
-    if (phase_end && g_wide.k_cap && n > 2) {
-        pathset_copy(&g_wide, ps);
-        ps = &g_wide;
-        rp_counters[RP_CNT_PHASE_WIDE]++;
-    }
     if (got)   /* the overlapped first round's set */
-        proto_join_into(ps, got, got_len, 0);
+        vec_join(work, got, (size_t)(got_len > 0 ? got_len : 0), 0);
     int disseminate = (n & (n - 1)) != 0;
     if (!disseminate) {
         /* Power of two: butterfly.  Partners join the same two sets, and a
@@ -245,7 +362,7 @@ void coll_allreduce_paths_from(rp_comm *c, int phase_end, int from_d, const uint
          * round partners are identical, and after the last all members
          * are: no broadcast needed. */
         for (int d = from_d; d < n; d <<= 1)
-            exchange_set(c, ps, me ^ d, me ^ d);
+            exchange_vec(c, work, me ^ d, me ^ d);
     } else {
         int top = 1, b = 0, ok = 1;
         while (top * 2 < n)
@@ -254,7 +371,7 @@ void coll_allreduce_paths_from(rp_comm *c, int phase_end, int from_d, const uint
             ok = first && keep_snap(0, first, first_len) == 0;
         for (int d = 1; d < top; d <<= 1, b++)
             if (d >= from_d)
-                ok &= exchange_snap(c, ps, (me + d) % n, (me - d + n) % n, b);
+                ok &= exchange_snap(c, work, (me + d) % n, (me - d + n) % n, b);
         /* the last round: exactly the m = n - top members not yet held.
          * Every member decides the same way (ok is local, so all must
          * take one path: a member short of memory still sends, from its
@@ -265,25 +382,56 @@ void coll_allreduce_paths_from(rp_comm *c, int phase_end, int from_d, const uint
                 continue;
             int dst = (me + top + off) % n, src = (me - top - off + 2 * n) % n;
             if (ok && snap[bit])
-                sendrecv_join(c, ps, snap[bit], snap_len[bit], dst, src);
+                sendrecv_join(c, work, snap[bit], snap_len[bit], dst, src);
             else                  /* (no snapshot memory: counted) */
-                exchange_set(c, ps, dst, src);
+                exchange_vec(c, work, dst, src);
             off += 1 << bit;
         }
     }
     /* a wide set: each member chooses its k from it (after the butterfly
      * every member holds the same one) */
-    if (ps != &g_st->ps)
-        pathset_select_from(&g_st->ps, ps, (rp_select_mode)g_st->cfg.select);
+    for (uint32_t i = 0; i < work->n; i++)
+        if (work->ps[i] != out->ps[i])
+            pathset_select_from(out->ps[i], work->ps[i], (rp_select_mode)g_st->cfg.select);
     /* after dissemination the members' sets differ: rank 0's is broadcast */
     if (disseminate && g_st->cfg.select != RP_SELECT_TOPK)   /* not associative */
-        coll_bcast_set(c, 0, 1);
-    rp_counters[RP_CNT_COLL_JOINS]++;
+        bcast_vec(c, out);
+    rp_counters[RP_CNT_COLL_JOINS] += work->n;
+}
+
+void coll_allreduce_paths_from(rp_comm *c, int phase_end, int from_d, const uint8_t *first,
+                               uint32_t first_len, const uint8_t *got, int got_len)
+{
+    /* the set the rounds work on: the rank's, or a wide copy of it */
+    rp_pathset *ps = &g_st->ps, *fin = &g_st->ps;
+    if (phase_end && g_wide.k_cap && coll_phase_wide(c)) {
+        pathset_copy(&g_wide, ps);
+        ps = &g_wide;
+        rp_counters[RP_CNT_PHASE_WIDE]++;
+    }
+    setvec work = { &ps, 1 }, out = { &fin, 1 };
+    allreduce_vec(c, &work, &out, from_d, first, first_len, got, got_len);
 }
 
 void coll_allreduce_paths(rp_comm *c, int phase_end)
 {
     coll_allreduce_paths_from(c, phase_end, 1, NULL, 0, NULL, 0);
+}
+
+int coll_batch_init(uint32_t nmax)
+{
+    return nmax <= 1 ? 0 : vec_buffers(nmax);
+}
+
+void coll_allreduce_batch(rp_comm *c, rp_pathset *const *work, rp_pathset *const *out, uint32_t n)
+{
+    if (n == 0)
+        return;
+    for (uint32_t i = 0; i < n; i++)
+        if (work[i] != out[i])
+            rp_counters[RP_CNT_PHASE_WIDE]++;
+    setvec w = { work, n }, o = { out, n };
+    allreduce_vec(c, &w, &o, 1, NULL, 0, NULL, 0);
 }
 
 int coll_all_equal(rp_comm *c, uint64_t v)

@@ -36,6 +36,21 @@ void coll_allreduce_paths_from(rp_comm *c, int phase_end, int from_d, const uint
                                uint32_t first_len, const uint8_t *got, int got_len);
 /* The whole path-allreduce (from_d = 1). */
 void coll_allreduce_paths(rp_comm *c, int phase_end);
+/* Does the phase-end exchange on c work on wide sets (RP_PHASE_K paths,
+ * the final k chosen after the last round)? */
+int  coll_phase_wide(const rp_comm *c);
+/* Buffers for batches of up to nmax sets (coll_allreduce_batch): 0, or -1
+ * without memory.  At start-up, so that a batch never fails on one member
+ * alone. */
+int  coll_batch_init(uint32_t nmax);
+/* The phase-end exchange of n phases at once (n <= coll_batch_init's
+ * nmax): work[i] phase i's set as the rounds join it, out[i] the k-path
+ * set it ends as (the same set when not wide: coll_phase_wide).  Each set
+ * meets only its counterparts, in the same rounds and order as alone, so
+ * every member ends with the sets each phase would have had on its own;
+ * one message a round carries all n. */
+void coll_allreduce_batch(rp_comm *c, rp_pathset *const *work, rp_pathset *const *out,
+                          uint32_t n);
 /* 1 if every member of c passes the same v (collective over c->coll), 0
  * if not; 1 also if the check itself fails (MPI errors on the shadows are
  * fatal unless the user changed the handler: nothing to decide then). */

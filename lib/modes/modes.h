@@ -32,6 +32,10 @@ typedef struct rp_mode_ops {
     /* 1: neighbourhood collectives are followed (trace mode cannot express
      * their edges: counted as unsupported there) */
     int             neighbors;
+    /* 1: phase ends may be exchanged and booked several at once
+     * (RP_PHASE_BATCH, lib/runtime/phasebatch.c): phase_end reads only its
+     * arguments and the calling-context tree */
+    int             batch_phases;
 
     /* st: the process state; init_fn: the function id of MPI_Init (the event
      * that starts the first task).  0, or -1 (no memory). */
@@ -43,9 +47,13 @@ typedef struct rp_mode_ops {
      * instance number to pass at completion) and at completion */
     uint64_t (*nbc_call)(rp_comm *c, int kind, int root);
     void     (*nbc_done)(rp_comm *c, int kind, int root, uint64_t no);
-    /* phase end, before the reset: commit what lies on the selected paths.
-     * near[j]: the held path that report slot j shows (select_nearest). */
-    void     (*phase_end)(uint64_t phase, const uint8_t *near);
+    /* phase end: commit what lies on the selected paths.  ps: the phase's
+     * final set (identical on every rank), items: its uncommitted items
+     * here; near[j]: the held path that report slot j shows
+     * (select_nearest).  A mode without batch_phases is called before the
+     * reset, with the rank's own set and buffer. */
+    void     (*phase_end)(uint64_t phase, const uint8_t *near, const rp_pathset *ps,
+                          const rp_itembuf *items);
     /* Finalize: hand the committed records to the rank file */
     void     (*export)(struct rp_rankdata *d);
 } rp_mode_ops;

@@ -331,10 +331,10 @@ static void commit_marked(uint64_t phase)
     }
 }
 
-static void pathmode_phase_end(uint64_t phase, const uint8_t *near)
+static void pathmode_phase_end(uint64_t phase, const uint8_t *near, const rp_pathset *ps,
+                               const rp_itembuf *items)
 {
-    (void)near;
-    const rp_pathset *ps = &g_st->ps;
+    (void)near, (void)items;   /* (not batched: the rank's own, as g_st's) */
     /* path j's whole interval list (path mode: chains expanded) */
     const rp_interval *list[RP_PATHSET_MAX_K] = {0};
     uint64_t n_list[RP_PATHSET_MAX_K] = {0}, broken = 0;

@@ -35,7 +35,8 @@ static void commit_to_slots(void *ctx, uint32_t path, const rp_item *item, uint3
         sample_commit_item(NULL, (uint32_t)__builtin_ctzll(bits), &it, idx);
 }
 
-static void prof_phase_end(uint64_t phase, const uint8_t *near)
+static void prof_phase_end(uint64_t phase, const uint8_t *near, const rp_pathset *ps,
+                           const rp_itembuf *items)
 {
     (void)phase;
     slot_map map;
@@ -44,16 +45,16 @@ static void prof_phase_end(uint64_t phase, const uint8_t *near)
         map.slots[near[j]] |= 1ull << j;
     /* Every rank holds the identical set now: each scales its own items the
      * same way, and rank 0 alone books what no sample locates. */
-    for (uint32_t i = 0; i < g_st->ps.n && i < RP_MAX_K; i++) {
+    for (uint32_t i = 0; i < ps->n && i < RP_MAX_K; i++) {
         rp_path_attr a;
-        commit_path_attr(&g_st->ps.p[i], &a);
+        commit_path_attr(&ps->p[i], &a);
         map.scale[i] = a.scale;
         if (g_st->rank == 0 && g_st->cfg.period_us > 0)   /* no sampling: no profile to book into */
             for (uint64_t bits = map.slots[i]; bits; bits &= bits - 1)
                 for (uint32_t c = 1; c < RP_UNK_N; c++)
                     sample_commit_unknown((uint32_t)__builtin_ctzll(bits), c, a.unk_ns[c]);
     }
-    uint64_t r = commit_phase(&g_st->ps, g_st->rank, &g_st->items, commit_to_slots, &map);
+    uint64_t r = commit_phase(ps, g_st->rank, items, commit_to_slots, &map);
     rp_counters[RP_CNT_COMMIT_CLIPPED] += r >> 32;
 }
 
@@ -88,7 +89,7 @@ static void prof_task_end(int fn, int64_t cost_ns)
 const rp_mode_ops rp_mode_prof = {
     .mode = RP_MODE_PROF, .name = "prof", .summary = RP_SUMMARY_PROF,
     .comm = { .uniform_uids = 0, .merge_inter = 1 },
-    .recv_overlap = 1, .msgs = NULL, .wants_bytes = 0, .neighbors = 1,
+    .recv_overlap = 1, .msgs = NULL, .wants_bytes = 0, .neighbors = 1, .batch_phases = 1,
     .init = prof_init, .task_end = prof_task_end, .coll = prof_coll,
     .nbc_call = prof_nbc_call, .nbc_done = prof_nbc_done,
     .phase_end = prof_phase_end, .export = prof_export,

@@ -26,6 +26,7 @@
 #include "format/rpfile.h"
 #include "exchange/reqtab.h"
 #include "exchange/collpaths.h"
+#include "runtime/phasebatch.h"
 
 static uint32_t wire_len(const uint8_t *buf) { return pathset_wire_len(buf); }
 
@@ -71,12 +72,21 @@ static int pre_buffers(void)
     return -1;                     /* the blocking exchange does it all */
 }
 
+/* A phase end whose exchange waits for the batch (runtime/phasebatch.c):
+ * nothing to post before the call, nothing to exchange after it unless the
+ * batch is full.  Every member decides alike (the same world collectives
+ * counted, the same settings). */
+static int batched(const rp_comm *c)
+{
+    return c->spans_world && phasebatch_on();
+}
+
 void rp_hook_coll_all_start(MPI_Comm comm)
 {
     if (rp_rt.local_paths)
         return;
     rp_comm *c = comm_lookup(comm);
-    if (!c || c->inter || c->size == 1 || pre_buffers() != 0)
+    if (!c || c->inter || c->size == 1 || batched(c) || pre_buffers() != 0)
         return;          /* rp_hook_coll_all counts and handles these */
     uint32_t cap = rp_rt.max_wire;
     int n = c->size, me = c->rank, dst, src;
@@ -178,6 +188,11 @@ void rp_hook_coll_all(MPI_Comm comm)
     }
     rp_comm *c = coll_comm(comm);
     int got = 0;
+    if (c && !c->inter && c->size > 1 && batched(c)) {
+        rp_mode->coll(c, RP_COLL_ALL, -1, 1);
+        phasebatch_end(c, 0);
+        return;
+    }
     if (pre_complete(c, &got))
         coll_allreduce_paths_from(c, c->spans_world, 2, g_pre.sbuf, pre_sent_len(), g_pre.rbuf, got);
     else if (!c || inter_join(c))
@@ -205,6 +220,15 @@ int rp_hook_barrier(MPI_Comm comm)
     rp_comm *c = comm_lookup(comm);
     if (!c || c->inter || c->size == 1)
         return 0;
+    if (batched(c)) {
+        /* the library's barrier, unless this one runs the batch's exchange */
+        if (!phasebatch_exchanges_next())
+            return 0;
+        rp_counters[RP_CNT_BARRIERS_BY_EXCHANGE]++;
+        rp_mode->coll(c, RP_COLL_ALL, -1, 1);
+        phasebatch_end(c, 0);
+        return 1;
+    }
     coll_allreduce_paths(c, c->spans_world);
     rp_counters[RP_CNT_BARRIERS_BY_EXCHANGE]++;
     all_joined(c);

@@ -42,6 +42,7 @@
 #include "modes/modes.h"
 #include "runtime/fault.h"
 #include "runtime/output.h"
+#include "runtime/phasebatch.h"
 #include "runtime/jobfile.h"
 #include "sampler/sigwrap.h"
 #include "core/show.h"
@@ -440,6 +441,8 @@ static int try_jobfile(rp_rankdata *d, int valid)
 
 int output_write_rank(int final)
 {
+    /* ended phases still waiting for their exchange (checkpoint, abort) */
+    rp_counters[RP_CNT_PHASES_UNBOOKED] = phasebatch_pending();
     rp_rankdata d;
     memset(&d, 0, sizeof d);
     d.rank = rp_rt.rank;

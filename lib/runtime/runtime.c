@@ -20,6 +20,7 @@
 #include "format/rpfile.h"
 #include "runtime/runtime_int.h"
 #include "modes/modes.h"
+#include "runtime/phasebatch.h"
 #include "runtime/fault.h"     /* robustness: checkpoints, MPI_Abort, signals */
 
 /* The process's runtime state (see runtime.h for who touches what). */
@@ -62,31 +63,41 @@ static const uint8_t *nearest_for(uint32_t n)
     return nearest_map[n];
 }
 
-void rp_phase_end(void)
+void rp_phase_book(const rp_pathset *ps, const rp_itembuf *items)
 {
     int64_t costs[RP_MAX_K];
-    uint32_t k = rp_rt.cfg.k, n = rp_rt.ps.n <= k ? rp_rt.ps.n : k;
+    uint32_t k = rp_rt.cfg.k, n = ps->n <= k ? ps->n : k;
     const uint8_t *near = nearest_for(n);
     uint8_t wnear[RP_MAX_K];
     if (rp_rt.cfg.select == RP_SELECT_REPR && n) {
         /* weighted: the level map depends on the paths' weights */
         uint32_t map[RP_MAX_K];
-        pathset_levels(&rp_rt.ps, k, RP_SELECT_REPR, map);
+        pathset_levels(ps, k, RP_SELECT_REPR, map);
         for (uint32_t j = 0; j < k; j++)
             wnear[j] = (uint8_t)map[j];
         near = wnear;
     }
-    rp_mode->phase_end(rp_rt.nphases, near);
+    rp_mode->phase_end(rp_rt.nphases, near, ps, items);
     for (uint32_t j = 0; j < k; j++)
-        costs[j] = n ? rp_rt.ps.p[near[j]].cost_ns : 0;
+        costs[j] = n ? ps->p[near[j]].cost_ns : 0;
     phasestats_add(&rp_rt.stats, costs);
     rp_rt.nphases++;
+}
+
+void rp_phase_restart(void)
+{
     pathset_reset(&rp_rt.ps);
     itembuf_reset(&rp_rt.items);
     if (rp_rt.cfg.period_us)
         sample_phase_reset();
     rp_fault_phase_end();   /* robustness: periodic checkpoint (lib/runtime/fault.c) */
     rp_clock_rebase();      /* inside the phase-ending call: MPI time */
+}
+
+void rp_phase_end(void)
+{
+    rp_phase_book(&rp_rt.ps, &rp_rt.items);
+    rp_phase_restart();
 }
 
 /* Tear down after a failed start: the job goes on unprofiled. */
@@ -147,6 +158,7 @@ void rp_start(const rp_mpi_layer *m)
              phasestats_init(&rp_rt.stats, rp_rt.cfg.k) == 0 &&
              proto_init(&rp_rt, rp_rt.max_wire, rp_mode->msgs) == 0 &&
              collpaths_init(&rp_rt) == 0 &&
+             phasebatch_init(&rp_rt, rp_mode->batch_phases ? rp_rt.cfg.phase_batch : 1) == 0 &&
              rp_mode->init(&rp_rt, g_mpi.init_fn) == 0;
     /* Everyone must agree, or collectives of ours would not match. */
     int all_ok = 0;
@@ -182,12 +194,18 @@ void rp_finish(void)
      * time, and joining them would splice one rank's timeline onto
      * another's (a "longest path" longer than the run).  Then each rank
      * keeps its own, and says so. */
-    if (!rp_rt.local_paths || coll_all_equal(comm_world(), rp_rt.nphases))
-        coll_allreduce_paths(comm_world(), 1);
-    else
-        rp_counters[RP_CNT_PHASES_MISALIGNED] = 1;
-    rp_mode->coll(comm_world(), RP_COLL_ALL, -1, 1);
-    rp_phase_end();
+    if (!rp_rt.local_paths && phasebatch_on()) {
+        /* the last phase, and those still held, in one exchange */
+        rp_mode->coll(comm_world(), RP_COLL_ALL, -1, 1);
+        phasebatch_end(comm_world(), 1);
+    } else {
+        if (!rp_rt.local_paths || coll_all_equal(comm_world(), rp_rt.nphases))
+            coll_allreduce_paths(comm_world(), 1);
+        else
+            rp_counters[RP_CNT_PHASES_MISALIGNED] = 1;
+        rp_mode->coll(comm_world(), RP_COLL_ALL, -1, 1);
+        rp_phase_end();
+    }
     if (rp_rt.cfg.period_us)
         sample_stop();
     if (g_mpi.finalize_nbc)

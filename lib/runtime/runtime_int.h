@@ -6,8 +6,15 @@
 #include "runtime/runtime.h"
 
 /* Phase end: commit this rank's items on the selected paths, record the
- * phase's k costs, reset paths, buffer and sampling period. */
+ * phase's k costs, reset paths, buffer and sampling period
+ * (rp_phase_book of the rank's own set, then rp_phase_restart). */
 void rp_phase_end(void);
+/* Book one ended phase: ps its final set (identical on every rank), items
+ * its uncommitted items on this rank. */
+void rp_phase_book(const rp_pathset *ps, const rp_itembuf *items);
+/* Start the next phase: reset the rank's set, buffer, sampling period and
+ * clock base; a checkpoint if one is due. */
+void rp_phase_restart(void);
 /* What the MPI layer hands the runtime at start-up: the names of its
  * functions (MPI pseudo-frames of the calling-context tree), the id of
  * MPI_Init (the event that starts the first task), and the clean-up of its

@@ -33,7 +33,8 @@ command -v smpicc >/dev/null && command -v smpirun >/dev/null || fail "smpicc/sm
 [ -x "$REPORT" ] || fail "no rp-report at $REPORT"
 
 tmp=$(mktemp -d /tmp/rp-test-smpi.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
+# RP_KEEP_TMP=1 keeps the runs' files
+[ -n "${RP_KEEP_TMP:-}" ] || trap 'rm -rf "$tmp"' EXIT
 [ -f "$lib/librpprof-smpi.a" ] || fail "no $lib/librpprof-smpi.a (make lib/librpprof-smpi.la)"
 smpicc -O2 -o "$tmp/mix" "$here/smpi_mix.c" || fail "smpicc (plain)"
 # the two ways doc/smpi.md gives: the archive linked in whole (SMPI's copy
@@ -66,6 +67,14 @@ RP_PERIOD=0 RP_MAILBOX=0 RP_JOBFILE=0 RP_OUTPUT="$tmp/prof" sim prof "$tmp/mix-r
 RP_PERIOD=0 RP_MAILBOX=0 RP_JOBFILE=0 RP_OUTPUT="$tmp/profso" sim profso "$tmp/mix-so" \
     --cfg=smpi/privatize-libs:librpprof-mpi.so
 RP_MODE=trace RP_PERIOD=0 RP_MAILBOX=0 RP_JOBFILE=0 RP_OUTPUT="$tmp/trace" sim trace "$tmp/mix-rp"
+# phase ends exchanged one by one, and in batches of 4 (the default batch
+# holds all of this run's phases): the same paths, to the nanosecond (a
+# path's cost is simulated computation, whatever the exchange costs)
+for b in 1 4; do
+    RP_PHASE_BATCH=$b RP_PERIOD=0 RP_MAILBOX=0 RP_JOBFILE=0 RP_OUTPUT="$tmp/batch$b" \
+        sim batch$b "$tmp/mix-rp"
+    "$REPORT" --format json "$tmp/batch$b" > "$tmp/batch$b.json" || fail "rp-report batch$b"
+done
 
 loop() { sed -n 's/^smpi_mix .* loop_s=\([^ ]*\) .*/\1/p' "$tmp/$1.log"; }
 for run in prof profso; do
@@ -107,6 +116,33 @@ want(0 < added < 40e-6, "rpprof adds %.2f us an iteration (plain loop %.6f s, pr
 sys.exit(1 if bad else 0)
 EOF
 done
+echo "-- phase-end exchanges in batches"
+python3 - "$tmp/prof.json" "$tmp/batch4.json" "$tmp/batch1.json" "$(loop prof)" "$(loop batch1)" <<'EOF' || fail "batches"
+import json, sys
+runs = [json.load(open(f)) for f in sys.argv[1:4]]
+bad = []
+def want(ok, what):
+    print(("ok   " if ok else "BAD  ") + what)
+    if not ok:
+        bad.append(what)
+c = [r["counters"] for r in runs]
+n, phases = runs[0]["ranks"], runs[0]["phases"]
+# default (16): full batches, then the rest at MPI_Finalize; 4 likewise;
+# 1: none
+for r, b in zip(c, (16, 4)):
+    want(r["phase_batches"] == n * -(-phases // b), "RP_PHASE_BATCH=%d: %d batched exchanges, want %d" % (b, r["phase_batches"], n * -(-phases // b)))
+want(c[2]["phase_batches"] == 0, "RP_PHASE_BATCH=1: %d, want 0" % c[2]["phase_batches"])
+def paths(r):   # all but the share of the run's wall time, which batching shortens
+    return [{k: v for k, v in p.items() if k != "pct_of_wall"} for p in r["paths"]]
+for r, name in zip(runs, ("default", "4")):
+    want(r["phases"] == runs[2]["phases"], "%s: %d phases" % (name, r["phases"]))
+    want(paths(r) == paths(runs[2]), "%s: the same paths and phase statistics as one by one" % name)
+    want(r["pop"]["critical_path_seconds"] == runs[2]["pop"]["critical_path_seconds"], "%s: the same critical path" % name)
+    want(r["counters"]["phases_unbooked"] == 0, "%s: nothing left unbooked" % name)
+batched, single = float(sys.argv[4]), float(sys.argv[5])
+want(batched < single, "batched loop %.6f s < one by one %.6f s" % (batched, single))
+sys.exit(1 if bad else 0)
+EOF
 "$REPORT" --check "$tmp/trace" > "$tmp/check.out" 2>&1 || { tail -30 "$tmp/check.out"; fail "trace --check"; }
 grep '^check passed' "$tmp/check.out" || fail "trace --check: no 'check passed' line"
 echo "PASS: SMPI, $N simulated ranks"

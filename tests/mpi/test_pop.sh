@@ -12,7 +12,11 @@
 # Each within 0.04, computation exact, and the loss lists filled: the
 # wavefront's transfer list names MPI_Recv.  In trace mode (every task
 # recorded) mpi_bsp's factors per phase: LB 0.625 and SerE 1 in each
-# iteration's phase.
+# iteration's phase.  In path mode (each rank's computation per phase
+# recorded, PCMP) the same with the work rotating round the ranks
+# (mpi_bsp ... 1): phase i's busiest rank is (P - 1 - i) % P, so each
+# phase's factors are checked to be that phase's; over the whole run every
+# rank works as much (LB 1), which only the per-phase factors show.
 if [ -z "${BASH_VERSION:-}" ]; then exec bash "$0" "$@"; fi
 RP_TIMING=1
 . "$(dirname "$0")/mpirun.sh"
@@ -46,6 +50,17 @@ for c in sys.argv[2].split(";"):
               + (f"; off: {off}" if off else ""))
         if not ok:
             bad.append("per-phase " + key)
+        continue
+    if c.startswith("rotate,"):   # phase i's busiest rank is (P - 1 - i) % P
+        p = int(c.split(",")[1])
+        ph = [x for x in (pop["per_phase"] or []) if x["critical_path_seconds"] >= 0.01]
+        off = [(x["phase"], x["busiest_rank"]) for x in ph
+               if x["busiest_rank"] != (p - 1 - x["phase"]) % p]
+        ok = len(ph) >= 8 and not off
+        print(("ok" if ok else "BAD") + f": {len(ph)} phases' busiest rank (P-1-phase)%{p}"
+              + (f"; off (phase, busiest): {off}" if off else ""))
+        if not ok:
+            bad.append("per-phase busiest rank")
         continue
     if c.startswith("te_top,"):   # the transfer list's first MPI call
         call = c.split(",")[1]
@@ -96,4 +111,10 @@ fi
 rp_timed pop_case "bsp np=4 trace: per phase LB 0.625, SerE 1" \
     "load_balance,0.625,0.04;phases,load_balance,0.625,0.04;phases,serialisation_efficiency,1.0,0.04" \
     RP_MODE=trace -- "$BSP" 8 20
+# path mode: the same from each rank's computation per phase (PCMP), the
+# work rotating round the ranks (LB 0.625 and SerE 1 in every phase; every
+# rank works as much over the run: LB 1)
+rp_timed pop_case "bsp np=4 path, rotating: per phase LB 0.625, SerE 1, busiest (3-phase)%4" \
+    "load_balance,1.0,0.04;phases,load_balance,0.625,0.04;phases,serialisation_efficiency,1.0,0.04;rotate,4" \
+    RP_MODE=path -- "$BSP" 8 20 1
 rp_finish

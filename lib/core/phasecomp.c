@@ -14,6 +14,10 @@ int phasecomp_close(rp_phasecomp *p, uint64_t phase)
      * (phases are numbered in order): keep the record as it is */
     if (phase < p->n)
         return 0;
+    if (phase == UINT64_MAX) {   /* (phase + 1 would wrap) */
+        p->failed = 1;
+        return -1;
+    }
     uint64_t need = phase + 1;
     if (need > p->cap) {
         uint64_t cap = p->cap ? p->cap : 256;

@@ -17,7 +17,9 @@
 # (mpi_bsp ... 1): phase i's busiest rank is (P - 1 - i) % P, so each
 # phase's factors are checked to be that phase's (one phase of 8 may be
 # off: a late wake-up on the loaded cores); over the whole run every rank
-# works as much (LB 1), which only the per-phase factors show.
+# works as much (LB 1), which only the per-phase factors show.  The
+# phases' computation adds up to the ranks' task time (counter
+# task_time_ns) within 1 us: both sum the same task costs.
 if [ -z "${BASH_VERSION:-}" ]; then exec bash "$0" "$@"; fi
 RP_TIMING=1
 . "$(dirname "$0")/mpirun.sh"
@@ -34,7 +36,8 @@ pop_case() { # WHAT PY-CHECKS [VAR=VAL ...] -- PROG ARGS
     local out
     if out=$("$PYTHON" - "$RP_JSON" "$checks" 2>&1 <<'PY'
 import json, sys
-pop = json.load(open(sys.argv[1]))["pop"]
+doc = json.load(open(sys.argv[1]))
+pop = doc["pop"]
 bad = []
 if pop is None:
     print("no pop object"); sys.exit(1)
@@ -66,6 +69,16 @@ for c in sys.argv[2].split(";"):
               + (f" but at most {n}" if n else "") + (f"; off (phase, busiest): {off}" if off else ""))
         if not ok:
             bad.append("per-phase busiest rank")
+        continue
+    if c == "phase_sum":   # the phases' computation adds up to the ranks' task time, exactly
+        ph = pop["per_phase"] or []
+        got = sum(x["mean_computation_seconds"] for x in ph) * pop["ranks"]
+        want = sum(x["task_seconds"] for x in doc["per_rank"])
+        ok = len(ph) == doc["phases"] and abs(got - want) < 1e-6
+        print(("ok" if ok else "BAD") + f": {len(ph)} of {doc['phases']} phases' computation "
+              f"{got:.9f} s = the ranks' task time {want:.9f} s")
+        if not ok:
+            bad.append("per-phase computation sum")
         continue
     if c.startswith("te_top,"):   # the transfer list's first MPI call
         call = c.split(",")[1]
@@ -112,17 +125,19 @@ else
     rp_timed pop_case "wavefront np=4: SerE 0.776" \
         "serialisation_efficiency,0.776,0.04;load_balance,0.971,0.04;te_top,MPI_Recv" -- "$WAVE" 4 10 2000
 fi
-# trace mode: the same per phase (each iteration a phase: LB 0.625, SerE 1)
+# trace mode: the same per phase (each iteration a phase: LB 0.625, SerE 1;
+# one phase of the 8 may be off, as in path mode below)
 rp_timed pop_case "bsp np=4 trace: per phase LB 0.625, SerE 1" \
-    "load_balance,0.625,0.04;phases,load_balance,0.625,0.04;phases,serialisation_efficiency,1.0,0.04" \
+    "load_balance,0.625,0.04;phases,load_balance,0.625,0.04,1;phases,serialisation_efficiency,1.0,0.04,1" \
     RP_MODE=trace -- "$BSP" 8 20
 # path mode: the same from each rank's computation per phase (PCMP), the
 # work rotating round the ranks (LB 0.625 and SerE 1 in every phase).  A
 # rank waking late from its sleep on the loaded 2 cores lengthens its
 # phase (280 ms once, at a load of 16): one phase of the 8 may be off.
 # The whole run is balanced (LB 1 by construction), but one late wake-up
-# moves that by as much, so it is not checked.
+# moves that by as much, so it is not checked.  The phases' computation
+# (all 9 listed, --top 10) adds up to the ranks' exact task time.
 rp_timed pop_case "bsp np=4 path, rotating: per phase LB 0.625, SerE 1, busiest (3-phase)%4" \
-    "phases,load_balance,0.625,0.04,1;phases,serialisation_efficiency,1.0,0.04,1;rotate,4,1" \
+    "phases,load_balance,0.625,0.04,1;phases,serialisation_efficiency,1.0,0.04,1;rotate,4,1;phase_sum" \
     RP_MODE=path -- "$BSP" 8 20 1
 rp_finish

@@ -148,7 +148,7 @@ void popview_text(FILE *f, const rp_profile *p, const rp_report_opts *o)
     } else if (pr == RP_POPPHASE_UNRECORDED) {
         fputs("  Per phase: not available for this run (a rank file holds no computation per "
               "phase, PCMP:\n  written by an older rpprof, or dropped when memory ran out, "
-              "counter alloc_failures)\n", f);
+              "counter allocation_failures)\n", f);
     }
     if (!in.exact)
         fputs("  note: these rank files have no exact task time (task_time_ns): computation is "

@@ -31,6 +31,7 @@
 #define TAG_PSUM RP_TAG('P', 'S', 'U', 'M')
 #define TAG_EDGE RP_TAG('E', 'D', 'G', 'E')
 #define TAG_PCOV RP_TAG('P', 'C', 'O', 'V')
+#define TAG_PCMP RP_TAG('P', 'C', 'M', 'P')
 #define TAG_JOB  RP_TAG('J', 'O', 'B', ' ')
 
 #define MAX_NRANKS     (1u << 28)
@@ -142,6 +143,34 @@ static int validate_paths(const rp_rankdata *d, char *err, size_t errlen)
             return -1;
         }
     }
+    return 0;
+}
+
+/* PCMP: path mode's per-phase computation.  A phase ends at an event of
+ * every rank (the phase-ending collective, MPI_Finalize last), so a rank
+ * has at most as many phases as events. */
+static int validate_phase_comp(const rp_rankdata *d, char *err, size_t errlen)
+{
+    if (!d->n_phase_comp)
+        return 0;
+    if (!d->phase_comp) {
+        rp_seterr(err, errlen, "per-phase computation table missing");
+        return -1;
+    }
+    if (d->mode != RP_MODE_PATH) {
+        rp_seterr(err, errlen, "per-phase computation (PCMP) in a file not of path mode");
+        return -1;
+    }
+    if (d->n_phase_comp > d->n_events) {
+        rp_seterr(err, errlen, "computation of %llu phases but only %llu events",
+                  (unsigned long long)d->n_phase_comp, (unsigned long long)d->n_events);
+        return -1;
+    }
+    for (uint64_t q = 0; q < d->n_phase_comp; q++)
+        if (d->phase_comp[q] < 0) {
+            rp_seterr(err, errlen, "phase %llu: negative computation", (unsigned long long)q);
+            return -1;
+        }
     return 0;
 }
 
@@ -266,7 +295,7 @@ int rpfile_validate(const rp_rankdata *d, char *err, size_t errlen)
             return -1;
         }
     }
-    if (validate_paths(d, err, errlen) != 0)
+    if (validate_paths(d, err, errlen) != 0 || validate_phase_comp(d, err, errlen) != 0)
         return -1;
     return 0;
 }
@@ -402,6 +431,20 @@ static void enc_edges(rpenc *e, const rp_rankdata *d)
     rpenc_section_end(e, s);
 }
 
+/* PCMP: each completed phase's computation on this rank (path mode; the
+ * per-phase POP factors).  Written only when recorded, so other files are
+ * unchanged and readers that predate the section skip it. */
+static void enc_phase_comp(rpenc *e, const rp_rankdata *d)
+{
+    if (!d->n_phase_comp)
+        return;
+    size_t s = rpenc_section_begin(e, TAG_PCMP);
+    rpenc_u64(e, d->n_phase_comp);
+    for (uint64_t q = 0; q < d->n_phase_comp; q++)
+        rpenc_i64(e, d->phase_comp[q]);
+    rpenc_section_end(e, s);
+}
+
 /* Every section but END into e (initialised here). */
 static void encode(rpenc *e, const rp_rankdata *d)
 {
@@ -443,6 +486,7 @@ static void encode(rpenc *e, const rp_rankdata *d)
     }
     if (d->n_edges)
         enc_edges(e, d);
+    enc_phase_comp(e, d);
 }
 
 int rpfile_write(const char *path, const rp_rankdata *d)
@@ -713,6 +757,19 @@ static int dec_pathcov(const rp_section *s, rp_rankdata *d, char *err, size_t er
     return 0;
 }
 
+static int dec_phase_comp(const rp_section *s, rp_rankdata *d, char *err, size_t errlen)
+{
+    rpdec r;
+    rpdec_init(&r, s->p, s->len);
+    uint64_t n = rpdec_u64(&r);
+    if (!(d->phase_comp = rpdec_records(&r, n, 8u, sizeof *d->phase_comp, "PCMP", err, errlen)))
+        return -1;
+    d->n_phase_comp = n;
+    for (uint64_t q = 0; q < n; q++)
+        d->phase_comp[q] = rpdec_i64(&r);
+    return 0;
+}
+
 static int dec_edges(const rp_section *s, rp_rankdata *d, char *err, size_t errlen)
 {
     rpdec r;
@@ -742,13 +799,13 @@ int rpfile_read(const char *path, rp_rankdata *d, char *err, size_t errlen)
 {
     memset(d, 0, sizeof *d);
     enum { S_HEAD, S_STAT, S_CNTR, S_MODS, S_MPIN, S_CCT, S_TASK, S_PSUM, S_EDGE, S_PCOV,
-           S_JOB, S_N };
+           S_JOB, S_PCMP, S_N };
     /* counters, tasks, path summaries and edges are optional */
     static const rp_secspec spec[S_N] = {
         {TAG_HEAD, "HEAD", 1}, {TAG_STAT, "STAT", 1}, {TAG_CNTR, "CNTR", 0},
         {TAG_MODS, "MODS", 1}, {TAG_MPIN, "MPIN", 1}, {TAG_CCT, "CCT", 1},
         {TAG_TASK, "TASK", 0}, {TAG_PSUM, "PSUM", 0}, {TAG_EDGE, "EDGE", 0},
-        {TAG_PCOV, "PCOV", 0}, {TAG_JOB, "JOB", 0}};
+        {TAG_PCOV, "PCOV", 0}, {TAG_JOB, "JOB", 0}, {TAG_PCMP, "PCMP", 0}};
     rp_section sec[S_N];
     uint8_t *buf;
     size_t len;
@@ -777,6 +834,7 @@ int rpfile_read(const char *path, rp_rankdata *d, char *err, size_t errlen)
         (sec[S_PSUM].p && dec_pathsums(&sec[S_PSUM], d, err, errlen) != 0) ||
         (sec[S_EDGE].p && dec_edges(&sec[S_EDGE], d, err, errlen) != 0) ||
         (sec[S_PCOV].p && dec_pathcov(&sec[S_PCOV], d, err, errlen) != 0) ||
+        (sec[S_PCMP].p && dec_phase_comp(&sec[S_PCMP], d, err, errlen) != 0) ||
         rpfile_validate(d, err, errlen) != 0)
         goto fail;
     free(buf);
@@ -810,6 +868,7 @@ void rpfile_free(rp_rankdata *d)
             free(d->pathsums[i].iv);
     free(d->pathsums);
     free(d->edges);
+    free(d->phase_comp);
     memset(d, 0, sizeof *d);
 }
 

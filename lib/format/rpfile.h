@@ -133,6 +133,12 @@ typedef struct rp_rankdata {
     rp_pathsum *pathsums;     /* per phase, per selected path: phase-major */
     uint64_t    n_edges;
     rp_edge    *edges;        /* trace mode only, in event order */
+    /* path mode: this rank's computation (the sum of its task costs) in
+     * each completed phase, phase q at [q]; the per-phase POP factors of
+     * rp-report read it (PCMP section).  0 entries: not recorded (another
+     * mode, or an older file) */
+    uint64_t    n_phase_comp;
+    int64_t    *phase_comp;
 } rp_rankdata;
 
 /* Write atomically (PATH.tmp.<pid>, fsync, rename).  0 or -1 with errno. */

@@ -8,6 +8,7 @@
 #include "core/chain.h"
 #include "core/clock.h"
 #include "core/counters.h"
+#include "core/phasecomp.h"
 #include "core/select.h"
 #include "core/summary.h"
 #include "exchange/collpaths.h"
@@ -42,6 +43,7 @@ static uint64_t   n_edges, cap_edges;
 static uint64_t   eager_tasks, alloc_failures, paths_overflowed;
 static rp_chain   chain;              /* path mode: segments of full summaries */
 static uint64_t   chain_rounds, chains_broken, chain_peak, chain_segments, chain_walk_ns;
+static rp_phasecomp phase_comp;       /* path mode: each phase's computation here */
 static rp_state  *g_st;               /* pathmode_init */
 static int        g_trace;            /* 1: trace mode, 0: path mode */
 
@@ -173,6 +175,8 @@ static void untrack_paths(rp_pathset *ps, int64_t cost_ns)
 static void pathmode_task_end(int fn, int64_t cost_ns)
 {
     event_no++;
+    if (!g_trace)   /* trace mode has every task: the tools sum them */
+        phasecomp_add(&phase_comp, cost_ns);
     uint32_t site = sample_callsite_node();
     if (g_trace) {
         task_commit_now(fn, cost_ns, site, 0);
@@ -359,6 +363,10 @@ static void pathmode_phase_end(uint64_t phase, const uint8_t *near, const rp_pat
         commit_marked(phase);
         order_phase_tasks(phase_first_task, eager_end);
         chain_reset(&chain);
+        /* the tasks up to this phase-ending event were this phase's; a
+         * failed allocation drops the record (counted, so warned) */
+        if (!phase_comp.failed && phasecomp_close(&phase_comp, phase) != 0)
+            alloc_failures++;
     }
     /* Both modes: the selected paths of the phase (intervals in path mode). */
     for (uint32_t j = 0; j < ps->n; j++) {
@@ -420,6 +428,7 @@ static void pathmode_export(struct rp_rankdata *d)
     d->pathsums = sums;
     d->n_edges = n_edges;
     d->edges = edges;
+    d->phase_comp = (int64_t *)phasecomp_get(&phase_comp, &d->n_phase_comp);
     rp_counters[RP_CNT_TASKS_EAGER] = eager_tasks;
     rp_counters[RP_CNT_ALLOC_FAILURES] = alloc_failures;
     rp_counters[RP_CNT_PATHS_OVERFLOWED] = paths_overflowed;

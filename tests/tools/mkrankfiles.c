@@ -3,7 +3,7 @@
  *
  *   mkrankfiles DIR NRANKS [--k K] [--extra N] [--skip R] [--corrupt R]
  *                          [--truncate R] [--bad-version R] [--all-counters 1]
- *                          [--trace 1] [--pop 1]
+ *                          [--trace 1] [--path 1] [--pop 1]
  *
  * --all-counters 1 writes every counter of lib/core/counters.def, row i with
  * the value i+1 on every rank (task_time_ns: the rank's wall time), and
@@ -13,13 +13,18 @@
  * --trace 1 marks the files RP_MODE=trace and adds every phase's path
  * summaries (costs only, as the phase statistics: no tasks), so the views
  * that read per-phase path costs (--what-if) have them; the expectations
- * list them as "phase_cost_ns".
+ * list them as "phase_cost_ns".  --path 1 does the same as RP_MODE=path
+ * (summaries without intervals, and no tasks).
  * --pop 1 gives the files known POP factors (tools/report/pop.h): every rank
  * computes 1 s (counter task_time_ns) but the last 2 s, the run lasts 3 s
  * (the largest wall time; the others end a little earlier) and the critical
  * path costs 2.5 s (phases of 1, 0.75 and 0.75 s): at 4 ranks LB 0.625,
  * CommE 0.667, SerE 0.8, TE 0.833, PE 0.417.  The expectations hold them
- * as "pop".
+ * as "pop".  With --trace 1 or --path 1 the computation is also given per
+ * phase, 0.4, 0.3, 0.3 s a rank but 0.9, 0.6, 0.5 s on the last: trace
+ * mode as one task per phase, path mode as the PCMP section, so the two
+ * modes' per-phase factors must agree; "pop" then holds them as
+ * "per_phase" (at 4 ranks LB 0.583, 0.625, 0.7 and SerE 0.9, 0.8, 0.667).
  *
  * Frames point into this very program, at real addresses of the functions
  * below (offset = address - load bias from dl_iterate_phdr), so the
@@ -72,6 +77,7 @@ NOINLINE uintptr_t rp_test_outer(void)
 
 static int all_counters;   /* --all-counters */
 static int trace_mode;     /* --trace */
+static int path_mode;      /* --path */
 static int pop_mode;       /* --pop */
 
 /* Slot j's cost in phase q (identical on all ranks). */
@@ -82,6 +88,15 @@ static int64_t phase_cost(uint32_t q, uint32_t j)
         return pop_phase[q] / 10 * (10 - (int64_t)j);
     return (int64_t)(10 - j) * 1000000 * (q + 1);
 }
+/* --pop: rank r's computation in phase q (the last rank's is the largest
+ * in each phase, whose critical path phase_cost(q, 0) exceeds it). */
+static int64_t pop_comp(uint32_t r, uint32_t nranks, uint32_t q)
+{
+    static const int64_t most[3] = {900000000, 600000000, 500000000};
+    static const int64_t rest[3] = {400000000, 300000000, 300000000};
+    return r + 1 == nranks ? most[q] : rest[q];
+}
+
 /* Named like rpprof's own frames (a Fortran wrapper and the request table
  * it calls): the report must fold them into one "MPI_Send [rpprof
  * wrapper]" row, never show them as computation. */
@@ -195,10 +210,29 @@ static void build_rank(builder *b, uint32_t r, uint32_t nranks, uint32_t k, uint
         exit(1);
     int64_t cost[64];
     static rp_pathsum psum[3 * 64];
-    if (trace_mode) {
-        d->mode = RP_MODE_TRACE;
+    if (trace_mode || path_mode) {
+        d->mode = trace_mode ? RP_MODE_TRACE : RP_MODE_PATH;
         d->pathsums = psum;
         d->n_pathsums = 3 * k;
+    }
+    if (pop_mode && (trace_mode || path_mode)) {
+        /* each phase's computation: trace mode one task a phase (ending at
+         * event q + 1), path mode the per-phase record */
+        static rp_task task[3];
+        static int64_t pcomp[3];
+        for (uint32_t q = 0; q < 3; q++) {
+            task[q] = (rp_task){.phase = q, .event = q + 1, .cost_ns = pop_comp(r, nranks, q),
+                                .msg_src = RP_NO_RANK};
+            pcomp[q] = pop_comp(r, nranks, q);
+        }
+        d->n_events = 4;
+        if (trace_mode) {
+            d->tasks = task;
+            d->n_tasks = 3;
+        } else {
+            d->phase_comp = pcomp;
+            d->n_phase_comp = 3;
+        }
     }
     for (uint32_t q = 0; q < 3; q++) {
         for (uint32_t j = 0; j < k; j++) {
@@ -366,6 +400,8 @@ int main(int argc, char **argv)
             all_counters = v != 0;
         else if (!strcmp(argv[i], "--trace"))
             trace_mode = v != 0;
+        else if (!strcmp(argv[i], "--path"))
+            path_mode = v != 0;
         else if (!strcmp(argv[i], "--pop"))
             pop_mode = v != 0;
         else if (!strcmp(argv[i], "--bad-version") && nbadver < 64)
@@ -467,8 +503,22 @@ int main(int argc, char **argv)
         double mean = (nranks + 1.0) / nranks, ideal = 2.5, rt = 3.0;
         printf(" \"pop\": {\"load_balance\": %.9f, \"communication_efficiency\": %.9f, "
                "\"serialisation_efficiency\": %.9f, \"transfer_efficiency\": %.9f, "
-               "\"parallel_efficiency\": %.9f, \"busiest_rank\": %u},\n", mean / 2, 2 / rt,
+               "\"parallel_efficiency\": %.9f, \"busiest_rank\": %u", mean / 2, 2 / rt,
                2 / ideal, ideal / rt, mean / 2 * 2 / rt, nranks - 1);
+        if (trace_mode || path_mode) {   /* the factors of each phase */
+            printf(", \"per_phase\": [");
+            for (uint32_t q = 0; q < 3; q++) {
+                double mx = pop_comp(nranks - 1, nranks, q) / 1e9;
+                double mn = ((nranks - 1) * (pop_comp(0, nranks, q) / 1e9) + mx) / nranks;
+                double cp = phase_cost(q, 0) / 1e9;
+                printf("%s{\"phase\": %u, \"load_balance\": %.9f, \"serialisation_efficiency\": "
+                       "%.9f, \"mean_computation_seconds\": %.9f, \"max_computation_seconds\": "
+                       "%.9f, \"critical_path_seconds\": %.9f, \"busiest_rank\": %u}",
+                       q ? ", " : "", q, mn / mx, mx / cp, mn, mx, cp, nranks - 1);
+            }
+            printf("]");
+        }
+        printf("},\n");
     }
     printf(" \"functions\": {");
     int first = 1;

@@ -3,10 +3,14 @@
 # files (4 ranks computing 1, 1, 1, 2 s, runtime 3 s, critical path 2.5 s)
 # must print LB 0.625, CommE 0.667, SerE 0.800, TE 0.833, PE 0.417 as the
 # text report's first table and in --format json ("pop"), in prof mode
-# (critical path from the phase statistics) and trace mode (from the path
-# summaries); a merged profile alone (no per-rank rows) says it cannot
-# compute them and JSON has "pop": null; --what-if network / balance print
-# the predicted runtimes (2.5 s, 2.25 s).  Exit 0 pass, 1 fail.
+# (critical path from the phase statistics), trace and path mode (from the
+# path summaries); per phase in trace mode (from the tasks) and path mode
+# (from the PCMP section): mkrankfiles' values by hand, the two modes'
+# JSON identical, and a path-mode file without PCMP (an older writer)
+# gives "per_phase": null and a "not available" line; a merged profile
+# alone (no per-rank rows) says it cannot compute them and JSON has
+# "pop": null; --what-if network / balance print the predicted runtimes
+# (2.5 s, 2.25 s).  Exit 0 pass, 1 fail.
 top_src=${RP_TOP_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 top_build=${RP_TOP_BUILDDIR:-$top_src}
 bindir=${RP_BINDIR:-$top_build/tools}
@@ -19,10 +23,11 @@ trap 'rm -rf "$work"' EXIT INT TERM
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
-for m in prof trace; do
-    t=0
+for m in prof trace path; do
+    t=0 p=0
     [ $m = trace ] && t=1
-    "$mkrank" "$work/$m" 4 --pop 1 --trace $t >"$work/$m.want" || exit 1
+    [ $m = path ] && p=1
+    "$mkrank" "$work/$m" 4 --pop 1 --trace $t --path $p >"$work/$m.want" || exit 1
     "$bindir/rp-report" "$work/$m" >"$work/$m.txt" 2>"$work/err" ||
         fail "$m: rp-report exit $?: $(cat "$work/err")"
     "$bindir/rp-report" -f json "$work/$m" >"$work/$m.json" 2>"$work/err" ||
@@ -89,10 +94,57 @@ if m == "prof":
     check("Load balance: lines the busiest rank (3)" in txt and "Transfer: MPI time by call site"
           in txt, "text lists under the table")
 else:
-    check(lc is None, "trace mode: no sampled lists")
+    check(lc is None, m + " mode: no sampled lists")
+# per phase: trace mode from the tasks, path mode from PCMP, prof mode none
+pp = got["per_phase"]
+if m == "prof":
+    check(pp is None, "prof mode: per_phase null")
+else:
+    wp = want["per_phase"]
+    pp = sorted(pp or [], key=lambda x: x["phase"])
+    check(len(pp) == 3 and all(abs(a[key] - b[key]) < 1e-6 for a, b in zip(pp, wp)
+                               for key in b), f"per_phase {pp} (want {wp})")
+    check(abs(wp[0]["load_balance"] - 0.525 / 0.9) < 1e-9 and abs(wp[2]["load_balance"] - 0.7) < 1e-9
+          and abs(wp[1]["serialisation_efficiency"] - 0.8) < 1e-9, "mkrankfiles' per-phase expectation by hand")
+    check(("Per phase (" + m + " mode") in txt, "text per-phase table")
 sys.exit(1 if bad else 0)
 PY
 done
+
+# path mode's per-phase factors (from PCMP) are trace mode's (from the tasks)
+python3 - "$work" <<'PY' || fails=$((fails + 1))
+import json, sys
+w = sys.argv[1]
+t, p = (json.load(open(f"{w}/{m}.json"))["pop"]["per_phase"] for m in ("trace", "path"))
+ok = t is not None and t == p
+print(("ok" if ok else "FAIL") + ": path mode's per_phase equals trace mode's")
+sys.exit(0 if ok else 1)
+PY
+
+# a path-mode run whose files lack PCMP (an older writer): whole-run factors
+# only, and the text says why there are none per phase
+cp -r "$work/path" "$work/old"
+python3 - "$work/old" <<'PY' || fails=$((fails + 1))
+import glob, struct, sys, zlib
+for f in glob.glob(sys.argv[1] + "/rank-*.rpp"):   # drop PCMP, fix END's CRC
+    b = open(f, "rb").read()
+    out, at = bytearray(b[:16]), 16
+    while at < len(b):
+        tag, _, n = struct.unpack_from("<4sIQ", b, at)
+        if tag == b"END ":
+            out += b[at:at + 16]
+            break
+        if tag != b"PCMP":
+            out += b[at:at + 16 + n]
+        at += 16 + n
+    open(f, "wb").write(out + struct.pack("<I", zlib.crc32(out)))
+PY
+"$bindir/rp-report" "$work/old" >"$work/old.txt" 2>"$work/err" || fail "old path files: exit $?: $(cat "$work/err")"
+grep -q "Per phase: not available for this run" "$work/old.txt" || fail "old path files: no 'not available' line"
+grep -q "Load balance *0.625" "$work/old.txt" || fail "old path files: no whole-run factors"
+"$bindir/rp-report" -f json "$work/old" 2>/dev/null |
+    python3 -c 'import json,sys; p=json.load(sys.stdin)["pop"]; sys.exit(0 if p and p["per_phase"] is None else 1)' ||
+    fail "old path files: per_phase is not null"
 
 # --what-if network / balance: the predictions, alone and after a code target
 "$bindir/rp-report" --what-if network --what-if balance "$work/prof" >"$work/wi.txt" 2>"$work/err" ||

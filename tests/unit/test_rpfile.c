@@ -546,6 +546,7 @@ static rp_task ptasks[3];
 static rp_fileiv pivs[2][2];
 static rp_pathsum psums[2];
 static rp_edge pedges[2];
+static int64_t pcomp[3];
 
 /* make_rank plus tasks, path summaries and edges (k = 3, 8 ranks) */
 static void add_paths(rp_rankdata *d)
@@ -572,6 +573,13 @@ static void add_paths(rp_rankdata *d)
     pedges[1] = (rp_edge){RP_EDGE_COLL, 3, 3, 0, RP_COLL_SCAN, 0, (7ull << 32) | 9, 2, 4, 1, 0};
     d->edges = pedges;
     d->n_edges = 2;
+    /* PCMP: this rank's computation in phases 0..2 (a phase without a task
+     * here computes 0) */
+    pcomp[0] = 3000;
+    pcomp[1] = 3000;
+    pcomp[2] = 0;
+    d->phase_comp = pcomp;
+    d->n_phase_comp = 3;
 }
 
 static int same_paths(const rp_rankdata *a, const rp_rankdata *b)
@@ -581,6 +589,10 @@ static int same_paths(const rp_rankdata *a, const rp_rankdata *b)
         return 0;
     if (memcmp(a->tasks, b->tasks, a->n_tasks * sizeof *a->tasks) ||
         memcmp(a->edges, b->edges, a->n_edges * sizeof *a->edges))
+        return 0;
+    if (a->n_phase_comp != b->n_phase_comp ||
+        (a->n_phase_comp &&
+         memcmp(a->phase_comp, b->phase_comp, a->n_phase_comp * sizeof *a->phase_comp)))
         return 0;
     for (uint32_t i = 0; i < a->n_pathsums; i++) {
         const rp_pathsum *x = &a->pathsums[i], *y = &b->pathsums[i];
@@ -624,6 +636,12 @@ static void m_edge_ckind(uint8_t *b, size_t n) { put32(b + edge_at(b, n) + 56 + 
 static void m_edge_scanpos(uint8_t *b, size_t n) { put32(b + edge_at(b, n) + 56 + 40, 4); }
 static void m_edge_size(uint8_t *b, size_t n) { put32(b + edge_at(b, n) + 56 + 44, 9); }
 static void m_edge_crank(uint8_t *b, size_t n) { put32(b + edge_at(b, n) + 56 + 4, 5); }
+/* PCMP: u64 n, then n i64 computations */
+static size_t pcmp_at(const uint8_t *b, size_t n) { return find_section(b, n, TAG("PCMP"), NULL); }
+static void m_pcmp_count(uint8_t *b, size_t n) { put64(b + pcmp_at(b, n), 1ull << 61); }
+static void m_pcmp_short(uint8_t *b, size_t n) { put64(b + pcmp_at(b, n), 2); }
+static void m_pcmp_neg(uint8_t *b, size_t n) { put64(b + pcmp_at(b, n) + 8 + 8, UINT64_MAX); }
+static void m_pcmp_mode(uint8_t *b, size_t n) { put32(b + find_section(b, n, TAG("HEAD"), NULL) + 12, RP_MODE_TRACE); }
 
 static void test_paths(void)
 {
@@ -652,6 +670,35 @@ static void test_paths(void)
     add_paths(&d);
     pedges[1].event = 0;
     CHECK_EQ(rpfile_write(path, &d), -1);
+    add_paths(&d);
+    pcomp[1] = -1;
+    CHECK_EQ(rpfile_write(path, &d), -1);
+    add_paths(&d);
+    d.mode = RP_MODE_PROF;   /* PCMP is path mode's */
+    CHECK_EQ(rpfile_write(path, &d), -1);
+    add_paths(&d);
+    /* every phase ends at an event of the rank: no more phases than events */
+    d.n_tasks = d.n_edges = 0;
+    d.n_events = 2;
+    CHECK_EQ(rpfile_validate(&d, err, sizeof err), -1);
+    CHECK(strstr(err, "computation of 3 phases but only 2 events") != NULL);
+    CHECK_EQ(rpfile_write(path, &d), -1);
+    add_paths(&d);
+
+    /* without PCMP (an older writer, or another mode) the file reads, with
+     * no per-phase computation */
+    d.n_phase_comp = 0;
+    d.phase_comp = NULL;
+    CHECK_EQ(rpfile_write(path, &d), 0);
+    {
+        size_t m;
+        uint8_t *b = slurp(path, &m);
+        CHECK(b && find_section(b, m, TAG("PCMP"), NULL) == 0);
+        free(b);
+    }
+    CHECK_EQ(rpfile_read(path, &r, err, sizeof err), 0);
+    CHECK(r.n_phase_comp == 0 && r.phase_comp == NULL);
+    rpfile_free(&r);
     add_paths(&d);
 
     /* a prof-mode file has none of the sections */
@@ -704,6 +751,10 @@ static void test_paths(void)
         {m_edge_scanpos, "scan position out of range", "scan position"},
         {m_edge_size, "collective size out of range", "collective size"},
         {m_edge_crank, "rank in the communicator out of range", "communicator rank"},
+        {m_pcmp_count, "corrupt PCMP section", "per-phase computation count"},
+        {m_pcmp_short, "corrupt PCMP section", "per-phase computation count short"},
+        {m_pcmp_neg, "phase 1: negative computation", "per-phase computation"},
+        {m_pcmp_mode, "not of path mode", "per-phase computation in trace mode"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
         expect_reject(orig, n, cases[i].m, cases[i].want, cases[i].what);

@@ -4,13 +4,31 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Phases whose computation every present rank's file holds: trace mode,
+ * all of them (every task); path mode, those its PCMP section has on every
+ * rank (a rank file written before the end, a checkpoint, has fewer).  0
+ * when a path-mode file has none: a writer that predates the section. */
+static uint64_t phases_known(const rp_run *run)
+{
+    uint64_t nph = run->nphases;
+    if (run->mode == RP_MODE_TRACE)
+        return nph;
+    for (uint32_t r = 0; r < run->nranks; r++)
+        if (run->present[r] && run->rd[r].n_phase_comp < nph)
+            nph = run->rd[r].n_phase_comp;
+    return nph;
+}
+
 int popphase_compute(const rp_run *run, rp_popphase **out, uint64_t *n)
 {
     *out = NULL;
     *n = 0;
-    if (run->mode != RP_MODE_TRACE || run->nphases == 0 || run->n_present == 0)
-        return 1;
-    uint64_t nph = run->nphases;
+    if ((run->mode != RP_MODE_TRACE && run->mode != RP_MODE_PATH) || run->nphases == 0 ||
+        run->n_present == 0)
+        return RP_POPPHASE_NONE;
+    uint64_t nph = phases_known(run);
+    if (nph == 0)
+        return RP_POPPHASE_UNRECORDED;
     /* comp[q * np + i]: the computation of the i-th present rank in phase q */
     uint32_t np = run->n_present;
     int64_t *comp = calloc((size_t)nph * np, sizeof *comp);
@@ -27,9 +45,16 @@ int popphase_compute(const rp_run *run, rp_popphase **out, uint64_t *n)
         if (!run->present[r])
             continue;
         const rp_rankdata *d = &run->rd[r];
-        for (uint64_t t = 0; t < d->n_tasks; t++)
-            if (d->tasks[t].phase < nph)
-                comp[d->tasks[t].phase * np + i] += d->tasks[t].cost_ns;
+        if (run->mode == RP_MODE_PATH) {
+            /* path mode commits only the selected paths' tasks: the sums
+             * the runtime kept of all of them */
+            for (uint64_t q = 0; q < nph; q++)
+                comp[q * np + i] = d->phase_comp[q];
+        } else {
+            for (uint64_t t = 0; t < d->n_tasks; t++)
+                if (d->tasks[t].phase < nph)
+                    comp[d->tasks[t].phase * np + i] += d->tasks[t].cost_ns;
+        }
         rank[i++] = r;
     }
     uint64_t m = 0;
@@ -80,7 +105,7 @@ static rp_popphase *worst(const rp_popphase *v, uint64_t n, uint32_t top, uint64
     return w;
 }
 
-void popphase_text(FILE *f, const rp_popphase *v, uint64_t n, uint32_t top)
+void popphase_text(FILE *f, const rp_popphase *v, uint64_t n, uint32_t top, uint32_t mode)
 {
     uint64_t m;
     rp_popphase *w = worst(v, n, top, &m);
@@ -88,9 +113,11 @@ void popphase_text(FILE *f, const rp_popphase *v, uint64_t n, uint32_t top)
         free(w);
         return;
     }
-    fprintf(f, "  Per phase (trace mode: every task recorded; exact): the %llu of %llu phases "
-               "that lose most\n  (critical path - mean computation); no per-phase runtime is "
-               "recorded, so no CommE/TE\n", (unsigned long long)m, (unsigned long long)n);
+    fprintf(f, "  Per phase (%s; exact): the %llu of %llu phases\n  that lose most (critical "
+               "path - mean computation); no per-phase runtime is recorded, so no CommE/TE\n",
+            mode == RP_MODE_PATH ? "path mode: each rank's computation in each phase"
+                                 : "trace mode: every task recorded",
+            (unsigned long long)m, (unsigned long long)n);
     fprintf(f, "  %8s %7s %7s %10s %10s %10s %7s\n", "phase", "LB", "SerE", "mean [s]",
             "max [s]", "crit. [s]", "busiest");
     for (uint64_t i = 0; i < m; i++) {

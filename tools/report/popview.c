@@ -141,9 +141,14 @@ void popview_text(FILE *f, const rp_profile *p, const rp_report_opts *o)
         loss_text(f, o->poploss, q, &l);
     rp_popphase *ph;
     uint64_t nph;
-    if (o->run && popphase_compute(o->run, &ph, &nph) == 0) {
-        popphase_text(f, ph, nph, o->top < 10 ? o->top : 10);
+    int pr = o->run ? popphase_compute(o->run, &ph, &nph) : RP_POPPHASE_NONE;
+    if (pr == RP_POPPHASE_OK) {
+        popphase_text(f, ph, nph, o->top < 10 ? o->top : 10, o->run->mode);
         free(ph);
+    } else if (pr == RP_POPPHASE_UNRECORDED) {
+        fputs("  Per phase: not available for this run (a rank file holds no computation per "
+              "phase, PCMP:\n  written by an older rpprof, or dropped when memory ran out, "
+              "counter allocation_failures)\n", f);
     }
     if (!in.exact)
         fputs("  note: these rank files have no exact task time (task_time_ns): computation is "

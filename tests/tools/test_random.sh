@@ -45,7 +45,7 @@ replay_agrees() {
 }
 
 random_case() { # NET NP [K [full]]
-    local net=$1 np=$2 k=${3:-3} full=${4:-} seed ref phases mode what out ph md gv agree
+    local net=$1 np=$2 k=${3:-3} full=${4:-} seed ref phases mode what out ph md pc pm gv agree
     seed=$((np * 7 + ${#net} + k - 3 + ${#full}))
     ref=
     phases=
@@ -61,8 +61,9 @@ random_case() { # NET NP [K [full]]
             rp_fail "$what: program output differs between modes"
             continue
         fi
-        ph=$(json_get "$RP_JSON" 'd["phases"]')
-        md=$(json_get "$RP_JSON" 'd["mode"]')
+        # one interpreter start for the four fields
+        read -r ph md pc pm <<<"$(json_get "$RP_JSON" '"%s %s %s %s" % (d["phases"], d["mode"],
+            d["paths"][0]["cost_seconds"], d["paths"][0]["phase_median_seconds"])')"
         if [ "$md" != "$mode" ]; then
             rp_fail "$what: report says mode $md"
             continue
@@ -73,8 +74,8 @@ random_case() { # NET NP [K [full]]
             rp_fail "$what: $ph phases, the trace run had $phases"
             continue
         fi
-        p100+=("$(json_get "$RP_JSON" 'd["paths"][0]["cost_seconds"]')")
-        pmed+=("$(json_get "$RP_JSON" 'd["paths"][0]["phase_median_seconds"]')")
+        p100+=("$pc")
+        pmed+=("$pm")
         if [ "$mode" != prof ]; then
             if ! "$RP_BINDIR/rp-report" --check "$RP_DIR" >"$RP_RUNDIR/check" 2>&1; then
                 rp_fail "$what: rp-report --check"

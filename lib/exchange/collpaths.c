@@ -186,6 +186,10 @@ int coll_bcast_carry(rp_comm *c, void *buf, int count, MPI_Datatype dt, int root
 typedef struct setvec {
     rp_pathset *const *ps;
     uint32_t n;
+    /* a batch's message starts with 8 bytes that every join raises to the
+     * larger of its two values: after the rounds every member holds the
+     * largest of all members' (NULL: no such field) */
+    int64_t *max;
 } setvec;
 
 static uint8_t *vec_sbuf, *vec_rbuf;   /* n > 1: n slots each */
@@ -214,15 +218,23 @@ static int vec_buffers(uint32_t n)
     return 0;
 }
 
-static uint8_t *vec_send(const setvec *v) { return v->n == 1 ? proto_sendbuf() : vec_sbuf; }
-static uint8_t *vec_recv(const setvec *v) { return v->n == 1 ? proto_recvbuf() : vec_rbuf; }
-static size_t vec_room(const setvec *v) { return v->n == 1 ? g_st->coll_wire : v->n * slot_bytes(); }
+static int vec_plain(const setvec *v) { return v->n == 1 && !v->max; }
+static uint8_t *vec_send(const setvec *v) { return vec_plain(v) ? proto_sendbuf() : vec_sbuf; }
+static uint8_t *vec_recv(const setvec *v) { return vec_plain(v) ? proto_recvbuf() : vec_rbuf; }
+static size_t vec_room(const setvec *v)
+{
+    return vec_plain(v) ? g_st->coll_wire : v->n * slot_bytes() + 8u;
+}
 
 static size_t vec_encode(const setvec *v, uint8_t *buf)
 {
-    if (v->n == 1)
+    if (vec_plain(v))
         return pathset_encode(v->ps[0], buf, g_st->coll_wire);
     size_t off = 0;
+    if (v->max) {
+        memcpy(buf, v->max, 8);
+        off = 8;
+    }
     for (uint32_t i = 0; i < v->n; i++) {
         size_t len = pathset_encode(v->ps[i], buf + off, g_st->coll_wire);
         size_t pad = (len + 7u) & ~(size_t)7u;
@@ -235,11 +247,22 @@ static size_t vec_encode(const setvec *v, uint8_t *buf)
 /* Join (or replace with) the sets of len bytes at buf, one per member of v. */
 static void vec_join(const setvec *v, const uint8_t *buf, size_t len, int replace)
 {
-    if (v->n == 1) {
+    if (vec_plain(v)) {
         proto_join_into(v->ps[0], buf, (int)len, replace);
         return;
     }
     size_t off = 0;
+    if (v->max) {
+        int64_t m;
+        if (len < 8) {
+            rp_counters[RP_CNT_PS_DECODE_ERRORS]++;
+            return;
+        }
+        memcpy(&m, buf, 8);
+        if (m > *v->max)
+            *v->max = m;
+        off = 8;
+    }
     for (uint32_t i = 0; i < v->n; i++) {
         uint32_t l = off + 8u <= len ? pathset_wire_len(buf + off) : 0;
         if (l == 0 || l > len - off) {   /* short or corrupt: the rest is lost */
@@ -277,7 +300,7 @@ static void exchange_vec(rp_comm *c, const setvec *v, int dst, int src)
 void coll_exchange(rp_comm *c, int dst, int src)
 {
     rp_pathset *one = &g_st->ps;
-    setvec v = { &one, 1 };
+    setvec v = { &one, 1, NULL };
     exchange_vec(c, &v, dst, src);
 }
 
@@ -409,7 +432,7 @@ void coll_allreduce_paths_from(rp_comm *c, int phase_end, int from_d, const uint
         ps = &g_wide;
         rp_counters[RP_CNT_PHASE_WIDE]++;
     }
-    setvec work = { &ps, 1 }, out = { &fin, 1 };
+    setvec work = { &ps, 1, NULL }, out = { &fin, 1, NULL };
     allreduce_vec(c, &work, &out, from_d, first, first_len, got, got_len);
 }
 
@@ -423,14 +446,15 @@ int coll_batch_init(uint32_t nmax)
     return nmax <= 1 ? 0 : vec_buffers(nmax);
 }
 
-void coll_allreduce_batch(rp_comm *c, rp_pathset *const *work, rp_pathset *const *out, uint32_t n)
+void coll_allreduce_batch(rp_comm *c, rp_pathset *const *work, rp_pathset *const *out, uint32_t n,
+                          int64_t *max)
 {
     if (n == 0)
         return;
     for (uint32_t i = 0; i < n; i++)
         if (work[i] != out[i])
             rp_counters[RP_CNT_PHASE_WIDE]++;
-    setvec w = { work, n }, o = { out, n };
+    setvec w = { work, n, max }, o = { out, n, NULL };
     allreduce_vec(c, &w, &o, 1, NULL, 0, NULL, 0);
 }
 

@@ -48,9 +48,10 @@ int  coll_batch_init(uint32_t nmax);
  * set it ends as (the same set when not wide: coll_phase_wide).  Each set
  * meets only its counterparts, in the same rounds and order as alone, so
  * every member ends with the sets each phase would have had on its own;
- * one message a round carries all n. */
+ * one message a round carries all n, and *max, which every member ends
+ * with as the largest of all members' values. */
 void coll_allreduce_batch(rp_comm *c, rp_pathset *const *work, rp_pathset *const *out,
-                          uint32_t n);
+                          uint32_t n, int64_t *max);
 /* 1 if every member of c passes the same v (collective over c->coll), 0
  * if not; 1 also if the check itself fails (MPI errors on the shadows are
  * fatal unless the user changed the handler: nothing to decide then). */

@@ -109,8 +109,9 @@ if [[ " $parts " == *" 2 "* ]]; then
         for n in $files; do
             d=$work/syn-$n-$ex
             "$mkrank" "$d" "$n" --k 5 --extra "$ex" >/dev/null || { echo "mkrankfiles failed" >&2; exit 1; }
-            bytes=$(cat "$d"/rank-*.rpp | wc -c)
-            cat "$d"/rank-*.rpp >/dev/null # warm the page cache for both tools alike
+            # (find, not a glob: 100 000 names pass the argument limit)
+            bytes=$(find "$d" -name 'rank-*.rpp' -exec cat {} + | wc -c)
+            find "$d" -name 'rank-*.rpp' -exec cat {} + >/dev/null # warm the page cache for both tools alike
             timed "$work/merge.log" "$merge" -q "$d" || continue
             ms=$T_WALL mr=$(rss_of "$work/merge.log")
             ctx=$(sed -n 's/.*ranks, \([0-9]*\) contexts.*/\1/p' "$work/merge.log" | tail -1)

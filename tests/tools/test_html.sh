@@ -4,7 +4,8 @@
 # no console error and no uncaught exception, and its DOM holds the
 # expected elements and numbers (warnings from the counter table, the path
 # costs of the JSON report, a flame graph per path and the differential,
-# per-rank bars, the POP factor table with its bars and loss lists, the
+# per-rank bars, the POP factor table with its bars and loss lists and,
+# in path mode, its per-phase rows, the
 # per-phase timeline in trace mode, the collapsible tree), and the --diff
 # page (two distributions, the differential flame graph, the tables).
 # A screenshot of each page is taken (tests/html_report_*.png in the build
@@ -40,6 +41,11 @@ load() {
 mkdir "$work/t" && "$mkpath" assign-trace "$work/t" || exit 1
 "$bindir/rp-report" --format html -o "$work/trace.html" "$work/t" 2>/dev/null || { echo "FAIL: rp-report html (trace)"; exit 1; }
 "$bindir/rp-report" --format json "$work/t" >"$work/trace.json" 2>/dev/null || exit 1
+# path mode with each rank's computation per phase: the per-phase POP table
+"$mkrank" "$work/pp" 4 --pop 1 --trace 0 --path 1 >/dev/null || exit 1
+"$bindir/rp-report" --format html -o "$work/popphase.html" "$work/pp" 2>/dev/null ||
+    { echo "FAIL: rp-report html (path, per phase)"; exit 1; }
+"$bindir/rp-report" --format json "$work/pp" >"$work/popphase.json" 2>/dev/null || exit 1
 
 # --diff: the page of two runs (the second with extra contexts)
 "$mkrank" "$work/m2" 4 --k 5 --extra 5 >/dev/null || exit 1
@@ -47,7 +53,7 @@ mkdir "$work/t" && "$mkpath" assign-trace "$work/t" || exit 1
     { echo "FAIL: rp-report --diff html"; exit 1; }
 "$bindir/rp-report" --diff --format json --top 100000 "$work/m" "$work/m2" >"$work/diff.json" \
     2>/dev/null || exit 1
-for n in prof trace diff; do
+for n in prof trace diff popphase; do
     load "$work/$n.html" "$n" || fails=$((fails + 1))
 done
 python3 - "$work" "$top_build/tests" <<'PY' || fails=$((fails + 1))
@@ -137,6 +143,18 @@ check('id="timeline-svg"' in tr and count(tr, r'<polyline') == tj["k"], "trace: 
 check([int(x) for x in re.findall(r'<table id="phase-table">.*?</table>', tr, re.S) and
        re.findall(r'<tr><td>(\d+)</td>', re.findall(r'<table id="phase-table">.*?</table>', tr, re.S)[0])]
       == [p["phase"] for p in tj["phases_by_spread"]], "trace: phases by spread in the page")
+# path mode: the per-phase POP table holds the JSON's pop.per_phase, in its order,
+# a bar per LB and SerE; the whole-run page (prof) has no such table
+pp = open(f"{w}/popphase.dom").read()
+ppj = json.load(open(f"{w}/popphase.json"))["pop"]["per_phase"]
+rows = re.findall(r'<tr class="pop-phase-row" data-phase="(\d+)"><td>\d+</td>'
+                  r'<td class="pop-phase-lb">([^<]*)</td><td class="l"><span class="bar"[^>]*></span></td>'
+                  r'<td class="pop-phase-sere">([^<]*)</td><td class="l"><span class="bar"', pp)
+want = [(str(r["phase"]), "%.3f" % r["load_balance"], "%.3f" % r["serialisation_efficiency"]) for r in ppj]
+check('data-errors="0"' in pp and 'data-ready="1"' in pp, "popphase: drawn without a script error")
+check(len(want) == 3 and rows == want, f"popphase: per-phase LB and SerE {rows} = JSON {want}")
+check('id="pop-phase-table"' not in prof and 'id="pop-phase-none"' not in prof,
+      "prof: no per-phase table (prof mode keeps no per-phase computation)")
 sys.exit(1 if bad else 0)
 PY
 [ $fails -eq 0 ]

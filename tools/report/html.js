@@ -97,6 +97,38 @@
       });
       pk.push(el('p', {'class': 'note', text: 'Sampled time by source line; ~: the difference is within sampling noise (2 sigma).'}));
     }
+    // per phase (trace and path modes): the phases that lose most, as pop.per_phase lists them
+    var PP = P.per_phase;
+    if (PP && PP.length) {
+      var bar = function (v) {
+        return el('span', {'class': 'bar', style: 'width:' + Math.round(100 * Math.min(1, Math.max(0, v))) +
+          'px;background:' + (v >= 0.8 ? '#2ca02c' : v >= 0.6 ? '#ff7f0e' : '#d62728')});
+      };
+      var ppt = el('table', {id: 'pop-phase-table'}, [el('tr', {}, ['phase', 'LB', '', 'SerE', '',
+        'mean comp [s]', 'max comp [s]', 'critical path [s]', 'lost [s]', 'busiest rank']
+        .map(function (h) { return el('th', {text: h}); }))]);
+      PP.forEach(function (r) {
+        var se = r.serialisation_efficiency;
+        ppt.appendChild(el('tr', {'class': 'pop-phase-row', 'data-phase': String(r.phase)}, [
+          el('td', {text: String(r.phase)}),
+          el('td', {'class': 'pop-phase-lb', text: fx(r.load_balance, 3)}),
+          el('td', {'class': 'l'}, [bar(r.load_balance)]),
+          el('td', {'class': 'pop-phase-sere', text: se === null ? '-' : fx(se, 3)}),
+          el('td', {'class': 'l'}, [se === null ? null : bar(se)]),
+          el('td', {text: fx(r.mean_computation_seconds, 6)}),
+          el('td', {text: fx(r.max_computation_seconds, 6)}),
+          el('td', {text: fx(r.critical_path_seconds, 6)}),
+          el('td', {text: fx(r.critical_path_seconds - r.mean_computation_seconds, 6)}),
+          el('td', {text: String(r.busiest_rank)})]));
+      });
+      pk.push(el('h3', {text: 'Per phase: the ' + PP.length + ' of ' + D.phases +
+        ' phases that lose most (critical path - mean computation), exact'}), ppt,
+        el('p', {'class': 'note', text: 'Each rank\'s computation in each phase against the phase\'s 100% path. ' +
+          'No per-phase wall time is recorded, so communication and transfer efficiency are whole-run only.'}));
+    } else if (D.mode === 'path' || D.mode === 'trace') {
+      pk.push(el('p', {'class': 'note', id: 'pop-phase-none',
+        text: 'Per phase: not available for this run (the rank files hold no per-phase computation).'}));
+    }
     section('pop', 'POP efficiency factors (whole run)', pk);
   } else {
     section('pop', 'POP efficiency factors', [el('p', {'class': 'note',

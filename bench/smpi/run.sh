@@ -12,6 +12,10 @@
 #   BCAST=ompi bench/smpi/run.sh 256      (SMPI's ompi bcast; see cfg below)
 #   OP=bcast bench/smpi/run.sh 64         (an 8-byte MPI_Bcast instead of the
 #                                          allreduce: cgsim's CGSIM_OP)
+#   PROXY=halosim SHAPE=lulesh bench/smpi/run.sh 64
+#                                         (halosim.c: LULESH's or, SHAPE=hpcg,
+#                                          HPCG's halo exchanges and allreduces
+#                                          a step; WORK: us before each exchange)
 #
 # BUILD is a build directory configured for SMPI (doc/smpi.md).
 # COMPUTE=yes charges each rank's host CPU time between
@@ -29,13 +33,16 @@ COMPUTE=${COMPUTE:-yes}
 RANKS=${*:-"64 256 1024"}
 BCAST=${BCAST:-binomial_tree}
 export CGSIM_OP=${OP:-allreduce}
+PROXY=${PROXY:-cgsim}
+export HALOSIM_SHAPE=${SHAPE:-lulesh}
+case $PROXY in cgsim|halosim) ;; *) echo "run.sh: PROXY is cgsim or halosim" >&2; exit 2 ;; esac
 lib=$BUILD/lib/.libs
 [ -f "$lib/librpprof-mpi.so" ] || { echo "run.sh: no $lib/librpprof-mpi.so; build for SMPI first" >&2; exit 2; }
 command -v smpirun >/dev/null || { echo "run.sh: smpirun not found (apt-get install libsimgrid-dev)" >&2; exit 2; }
 
 tmp=$(mktemp -d /tmp/rp-smpi.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-smpicc -O2 -o "$tmp/cgsim" "$here/cgsim.c"
+smpicc -O2 -o "$tmp/cgsim" "$here/$PROXY.c"
 # smpirun bypasses LD_PRELOAD, so the profiler is linked into the program.
 # With lib/librpprof-smpi.a (make lib/librpprof-smpi.la) it is linked in
 # whole: SMPI's privatization of the program then gives each simulated rank
@@ -45,17 +52,19 @@ smpicc -O2 -o "$tmp/cgsim" "$here/cgsim.c"
 # stripped: SMPI copies the program once per rank.
 if [ -f "$lib/librpprof-smpi.a" ]; then
     deps=$(sed -n "s/^dependency_libs='\(.*\)'$/\1/p" "$BUILD/lib/librpprof-mpi.la")
-    smpicc -O2 -Wl,--strip-debug -o "$tmp/cgsim-rp" "$here/cgsim.c" \
+    smpicc -O2 -Wl,--strip-debug -o "$tmp/cgsim-rp" "$here/$PROXY.c" \
         -Wl,--whole-archive "$lib/librpprof-smpi.a" -Wl,--no-whole-archive $deps
     privatize=
 else
-    smpicc -O2 -o "$tmp/cgsim-rp" "$here/cgsim.c" -L"$lib" -Wl,--no-as-needed -lrpprof-mpi
+    smpicc -O2 -o "$tmp/cgsim-rp" "$here/$PROXY.c" -L"$lib" -Wl,--no-as-needed -lrpprof-mpi
     privatize=--cfg=smpi/privatize-libs:librpprof-mpi.so
 fi
 export LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-# RP_JOBFILE=0: a file per rank; the job file is written with MPI-IO, which
-# SMPI hosts only on a platform with disks.  smpi/wtime:0: reading the clock (the profiler does at every call) adds no
+# RP_JOBFILE (JOBFILE, default 0: a file per rank; 1: one job file, which a
+# build for SMPI gathers to rank 0, since SMPI's MPI-IO stores nothing).
+# KEEP=DIR: the profiled run's measurement directory is moved to DIR/n<N>
+# (else it is removed with the rest).  smpi/wtime:0: reading the clock (the profiler does at every call) adds no
 # simulated sleep.  smpi/test:0 and smpi/iprobe:0: by default SMPI charges
 # every MPI_Test and MPI_Iprobe 100 us of simulated time (a model of
 # polling loops); the profiler's MPI_Finalize waits for its last sends
@@ -79,16 +88,20 @@ one() {
     while [ $i -lt "$n" ]; do echo "node-$i" >> "$tmp/hosts"; i=$((i + 1)); done
     rm -rf "$tmp/out"
     /usr/bin/time -f "TIME %e %M" -o "$tmp/time" \
-        env RP_PERIOD=0 RP_MAILBOX=0 RP_JOBFILE=0 RP_OUTPUT="$tmp/out" \
+        env RP_PERIOD=0 RP_MAILBOX=0 RP_JOBFILE="${JOBFILE:-0}" RP_OUTPUT="$tmp/out" \
         smpirun -np "$n" -platform "$here/cluster.xml" -hostfile "$tmp/hosts" \
         $cfg "$@" "$bin" "$ITERS" $WORK > "$tmp/log" 2>&1 || { tail -5 "$tmp/log" >&2; return 1; }
     { sed -n 's/^cgsim n=.* init_s=\([^ ]*\)$/\1/p' "$tmp/log" | tr '\n' ' '
       sed -n 's/^cgsim finalize_s=//p' "$tmp/log" | tr '\n' ' '
       sed -n 's/^TIME //p' "$tmp/time"
       sed -n 's/^cgsim work_us=\([^ ]*\) loop_s=\([^ ]*\) .*/\1 \2/p' "$tmp/log"; } > "$tmp/res.$tag"
+    if [ -n "${KEEP:-}" ] && [ "$tag" = rp ]; then
+        mkdir -p "$KEEP" && rm -rf "$KEEP/n$n" && mv "$tmp/out" "$KEEP/n$n"
+    fi
 }
 
-echo "# cgsim, $ITERS iterations, simulate-computation=$COMPUTE; times in simulated ms; wall in host s (one launch, all WORK), rss in MB"
+label=$PROXY; [ "$PROXY" = halosim ] && label="halosim shape=$HALOSIM_SHAPE"
+echo "# $label, $ITERS iterations, simulate-computation=$COMPUTE; times in simulated ms; wall in host s (one launch, all WORK), rss in MB"
 printf '%6s %7s | %10s | %8s %10s %8s | %7s %7s | %7s %7s %6s %6s\n' \
     n work_us plain_loop rp_init rp_loop rp_fin loop_x all_x plain_wall rp_wall plainMB rpMB
 for n in $RANKS; do

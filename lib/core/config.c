@@ -95,6 +95,8 @@ void config_load(rp_config *cfg, int verbose)
     get_u32("RP_JOBFILE", 0, UINT32_MAX, RP_DEFAULT_JOBFILE,
             ", ranks from which one job file is written, 0 = a file per rank", &cfg->jobfile,
             verbose);
+    static const char *const jio[] = { [RP_JOBFILE_MPIIO] = "mpiio", [RP_JOBFILE_GATHER] = "gather" };
+    cfg->jobfile_io = (uint32_t)get_word("RP_JOBFILE_IO", jio, 2, RP_DEFAULT_JOBFILE_IO, verbose);
     get_u32("RP_CCT_NODES", 2, CCT_MAX_CAP, CCT_DEFAULT_CAP, ", calling-context tree nodes", &cfg->cct_nodes, verbose);
     get_u32("RP_MAILBOX", 0, 1, 1, ", 0 = path-sets as MPI messages between all ranks",
             &cfg->mailbox, verbose);

@@ -32,6 +32,14 @@ void config_load(rp_config *cfg, int verbose);
 /* RP_JOBFILE: one job file (job.rpj) instead of a file per rank from this
  * many ranks on (doc/environment.md says why 256). */
 #define RP_DEFAULT_JOBFILE      256u
+/* RP_JOBFILE_IO: how the job file is written.  SMPI's MPI-IO simulates
+ * storage and writes no bytes, so a build for SMPI gathers instead. */
+typedef enum rp_jobfile_io { RP_JOBFILE_MPIIO = 0, RP_JOBFILE_GATHER = 1 } rp_jobfile_io;
+#ifdef RP_SMPI
+#define RP_DEFAULT_JOBFILE_IO   RP_JOBFILE_GATHER
+#else
+#define RP_DEFAULT_JOBFILE_IO   RP_JOBFILE_MPIIO
+#endif
 
 /* Before MPI_Init (pthread_create may come first): will worker threads be
  * sampled?  The same variables as config_load, read quietly (config_load

@@ -40,6 +40,7 @@ typedef struct rp_config {
     uint32_t eager_limit;   /* RP_EAGER_LIMIT, largest path-set message in bytes */
     uint32_t threads;       /* RP_THREADS, 1 = sample the application's other threads */
     uint32_t jobfile;       /* RP_JOBFILE: ranks from which one job file is written (0 = never) */
+    uint32_t jobfile_io;    /* RP_JOBFILE_IO: rp_jobfile_io, how the job file is written */
     uint32_t checkpoint_s;  /* RP_CHECKPOINT, seconds between checkpoints (0 = Finalize only) */
     uint32_t cct_nodes;     /* RP_CCT_NODES, calling-context tree capacity */
     uint32_t multiple;      /* RP_MULTIPLE: 0 local, 1 main (MPI_THREAD_MULTIPLE) */

@@ -1,5 +1,6 @@
-/* jobfile.h - writing the job's one file (job.rpj, format/rpjob.h) with
- * MPI-IO at MPI_Finalize instead of a rank file per rank (RP_JOBFILE). */
+/* jobfile.h - writing the job's one file (job.rpj, format/rpjob.h) at
+ * MPI_Finalize instead of a rank file per rank (RP_JOBFILE), with MPI-IO
+ * or gathered to rank 0 (RP_JOBFILE_IO). */
 #ifndef RP_JOBFILE_H
 #define RP_JOBFILE_H
 
@@ -12,6 +13,7 @@ typedef struct rp_jobout {
     const char *via;      /* directory prefix the files are written through */
     MPI_Comm    comm;     /* a shadow of MPI_COMM_WORLD (never the user's) */
     uint32_t    rank, nranks;
+    int         gather;   /* RP_JOBFILE_IO=gather (rank 0's): rank 0 writes it all */
 } rp_jobout;
 
 /* Collective over o->comm, called by every rank with its encoded rank file

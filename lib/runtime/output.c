@@ -43,6 +43,7 @@
 #include "runtime/fault.h"
 #include "runtime/output.h"
 #include "runtime/phasebatch.h"
+#include "core/config.h"
 #include "runtime/jobfile.h"
 #include "sampler/sigwrap.h"
 #include "core/show.h"
@@ -62,7 +63,7 @@ static rp_jobid g_job;
 /* RP_JOBFILE as rank 0 read it, broadcast with the directory: the job file
  * is collective, so every rank must decide alike whatever its own
  * environment says. */
-static uint32_t g_jobfile;
+static uint32_t g_jobfile, g_jobfile_io;   /* rank 0's RP_JOBFILE, RP_JOBFILE_IO */
 
 static void exe_name(char *buf, size_t cap, int base_only)
 {
@@ -355,10 +356,11 @@ int output_prepare(void)
     }
     /* The job's identity travels with the directory's name: no collective
      * of its own (the shadow communicator's one broadcast of rp_start). */
-    struct { int status; uint32_t jobfile; char dir[sizeof out_dir]; rp_jobid job; } pkt;
+    struct { int status; uint32_t jobfile, jobfile_io; char dir[sizeof out_dir]; rp_jobid job; } pkt;
     memset(&pkt, 0, sizeof pkt);
     pkt.status = status;
     pkt.jobfile = rp_rt.cfg.jobfile;
+    pkt.jobfile_io = rp_rt.cfg.jobfile_io;
     memcpy(pkt.dir, out_dir, sizeof out_dir);
     pkt.job = job;
     PMPI_Bcast(&pkt, (int)sizeof pkt, MPI_BYTE, 0, comm_world()->coll);
@@ -370,6 +372,7 @@ int output_prepare(void)
     out_dir[sizeof out_dir - 1] = '\0';
     g_job = pkt.job;
     g_jobfile = pkt.jobfile;
+    g_jobfile_io = pkt.jobfile_io;
     g_job.launcher[sizeof g_job.launcher - 1] = '\0';
     open_out_dir();
     return 0;
@@ -422,7 +425,8 @@ static int try_jobfile(rp_rankdata *d, int valid)
     size_t len = 0;
     if (valid && rpfile_encode(d, &buf, &len) != 0)
         buf = NULL;
-    rp_jobout o = { out_via, comm_world()->coll, rp_rt.rank, rp_rt.nranks };
+    rp_jobout o = { out_via, comm_world()->coll, rp_rt.rank, rp_rt.nranks,
+                    g_jobfile_io == RP_JOBFILE_GATHER };
     char why[128];
     int done = jobfile_write(&o, buf, len, why, sizeof why);
     free(buf);
@@ -544,7 +548,8 @@ int output_write_rank(int final)
         free_export(&d);
         if (rp_rt.rank == 0 && !getenv("RP_QUIET")) {
             char sa[RP_SHOW_LEN];
-            rp_warn(0, "profile written to %s/%s (rp-report %s)", sd, RP_JOBFILE_NAME,
+            rp_warn(0, "profile written to %s/%s (%s; rp-report %s)", sd, RP_JOBFILE_NAME,
+                    g_jobfile_io == RP_JOBFILE_GATHER ? "gathered by rank 0" : "MPI-IO",
                     rp_show_arg(sa, sizeof sa, out_dir));
         }
         return 0;

@@ -9,7 +9,9 @@
 # directory in the way of job.rpj.tmp) falls back to rank files on every
 # rank, with one warning and the counter jobfile_fallback.  Checkpoints
 # written during the run (tests/robust/mpi_fault, RP_CHECKPOINT=1) are gone
-# once the job file holds the final data.
+# once the job file holds the final data.  RP_JOBFILE_IO=gather (rank 0
+# writes the file, taking each rank's part over MPI) gives the same
+# checks, its fallback included (rank 0 cannot create the file).
 if [ -z "${BASH_VERSION:-}" ]; then exec bash "$0" "$@"; fi
 . "$(dirname "$0")/mpirun.sh"
 
@@ -35,8 +37,10 @@ job_case() { # NP [VAR=VAL ...]
         rp_fail "$what: $nj job files and $nr rank files (expected 1 and 0, no job.rpj.tmp)"
         return
     fi
-    if ! grep -q "profile written to .*/job.rpj" "$RP_ERRF"; then
-        rp_fail "$what: rank 0 does not say it wrote job.rpj"
+    local how="MPI-IO"
+    case " $* " in *" RP_JOBFILE_IO=gather "*) how="gathered by rank 0" ;; esac
+    if ! grep -q "profile written to .*/job.rpj ($how; " "$RP_ERRF"; then
+        rp_fail "$what: rank 0 does not say it wrote job.rpj ($how)"
         return
     fi
     rp_report || { rp_fail "$what: rp-report of the job file failed"; return; }
@@ -72,11 +76,12 @@ rank_case() { # NP [VAR=VAL ...]: rank files, no job file
     rp_check_report "$what" --ranks "$np" --phases 1
 }
 
-fallback_case() { # NP: the job file cannot be created
-    local np=$1 dir=$RP_TMP/fallback-$1
-    local what="job file np=$np blocked: rank files instead"
+fallback_case() { # NP [VAR=VAL ...]: the job file cannot be created
+    local np=$1 dir=$RP_TMP/fallback-$1${2:+-${2#*=}}
+    shift
+    local what="job file np=$np${*:+ $*} blocked: rank files instead"
     mkdir -p "$dir/job.rpj.tmp/x"
-    rp_prof "$np" shm RP_JOBFILE=1 RP_OUTPUT="$dir" -- "$PROG" 10
+    rp_prof "$np" shm RP_JOBFILE=1 RP_OUTPUT="$dir" "$@" -- "$PROG" 10
     RP_DIR=$dir
     rp_expect_rc0 "$what" || return
     if [ "$(count "$dir" job.rpj)" != 0 ] || [ "$(count "$dir" 'rank-*.rpp')" != "$np" ]; then
@@ -150,8 +155,12 @@ for np in 1 2 3 4; do
     job_case "$np"
 done
 job_case 3 RP_MODE=path
+job_case 1 RP_JOBFILE_IO=gather
+job_case 4 RP_JOBFILE_IO=gather
+job_case 3 RP_JOBFILE_IO=gather RP_MODE=path
 rank_case 2 RP_JOBFILE=3
 rank_case 3 RP_JOBFILE=0
 fallback_case 3
+fallback_case 3 RP_JOBFILE_IO=gather
 ckpt_case
 rp_finish

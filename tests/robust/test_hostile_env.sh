@@ -94,7 +94,7 @@ for i in 0 1 2 3 4 5; do
 done
 for val in "" -1 "$BIG" bogus " repr" "wall " PROF; do
     bad RP_SELECT="$val" RP_CLOCK="$val" RP_MODE="$val" RP_TSC="$val" \
-        RP_MULTIPLE="$val" RP_MAILBOX_REFS="$val"
+        RP_MULTIPLE="$val" RP_MAILBOX_REFS="$val" RP_JOBFILE_IO="$val"
 done
 bad RP_OUTPUT=
 rp_finish

@@ -16,6 +16,8 @@
 #     what smpi_mix.c executes (work(r, i), exact to 1 ns per task), and
 #     the runtime is the simulated loop's order, not the host's seconds;
 #   - trace mode's online paths equal the offline oracle's (--check exits 0);
+#   - RP_JOBFILE=1 writes one job file (gathered to rank 0: SMPI's MPI-IO
+#     stores nothing) whose report has the same paths as the rank files';
 #   - what rpprof adds to the simulated loop is positive and bounded: the
 #     path exchange of each collective costs simulated network time (about
 #     9 us an iteration at 8 ranks; the bound is 40 us), and never makes
@@ -146,6 +148,25 @@ for r, name in zip(runs, ("default", "4")):
 batched, single = float(sys.argv[4]), float(sys.argv[5])
 want(batched < single, "batched loop %.6f s < one by one %.6f s" % (batched, single))
 sys.exit(1 if bad else 0)
+EOF
+# one job file (RP_JOBFILE=1; SMPI's MPI-IO stores nothing, so a build for
+# SMPI gathers the parts to rank 0, which writes it): job.rpj alone, and
+# its report has the paths of the run with rank files (the simulation is
+# deterministic)
+RP_JOBFILE=1 RP_PERIOD=0 RP_MAILBOX=0 RP_OUTPUT="$tmp/job" sim job "$tmp/mix-rp"
+echo "-- one job file"
+[ -f "$tmp/job/job.rpj" ] && [ -z "$(find "$tmp/job" -name 'rank-*.rpp')" ] ||
+    fail "RP_JOBFILE=1: want job.rpj and no rank file: $(ls "$tmp/job")"
+grep -q 'profile written to .*/job.rpj (gathered by rank 0; ' "$tmp/job.log" ||
+    fail "RP_JOBFILE=1: rank 0 does not say it gathered job.rpj"
+"$REPORT" --format json "$tmp/job" > "$tmp/job.json" 2> "$tmp/job.err" || { cat "$tmp/job.err"; fail "rp-report job.rpj"; }
+python3 - "$tmp/job.json" "$tmp/prof.json" <<'EOF' || fail "job file report"
+import json, sys
+j, p = (json.load(open(f)) for f in sys.argv[1:3])
+same = lambda r: ([{k: v for k, v in x.items() if k != "pct_of_wall"} for x in r["paths"]], r["ranks"], r["phases"])
+if same(j) != same(p):
+    sys.exit("the job file's report differs from the rank files' (paths, ranks, phases)")
+print("ok   job.rpj: %d ranks, %d phases, the same paths as with rank files" % (j["ranks"], j["phases"]))
 EOF
 "$REPORT" --check "$tmp/trace" > "$tmp/check.out" 2>&1 || { tail -30 "$tmp/check.out"; fail "trace --check"; }
 grep '^check passed' "$tmp/check.out" || fail "trace --check: no 'check passed' line"

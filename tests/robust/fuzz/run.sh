@@ -18,7 +18,14 @@
 set -u
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 TOP=$(cd "$HERE/../../.." && pwd)
+case ${1:-} in
+-h|--help) sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+esac
 SECS=${1:-60}
+# libFuzzer reads a bad -max_total_time as 0, which means no limit
+case $SECS in
+''|*[!0-9]*) echo "run.sh: SECONDS must be a whole number, not '$SECS' (--help)" >&2; exit 2 ;;
+esac
 shift || true
 TARGETS=("$@")
 [ ${#TARGETS[@]} -eq 0 ] && TARGETS=(rpfile rpjob profile pathset chain)

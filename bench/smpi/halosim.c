@@ -19,6 +19,8 @@
  *     after WORK_US / 4^l of computation (the level's share), and
  *     3 8-byte MPI_Allreduce(SUM) (two dot products and the residual).
  *
+ * HALOSIM_SIDE=S: a block of side S instead (smaller halos).
+ *
  * Computation is smpi_execute_benched(): simulated time, no host CPU.
  * Usage and output as cgsim.c (bench/smpi/run.sh PROXY=halosim):
  * halosim ITERS WORK_US...; rank 0 prints "cgsim n=.. init_s=..", one
@@ -98,7 +100,8 @@ int main(int argc, char **argv)
                 nb[n_nb].dir = (dz + 1) * 9 + (dy + 1) * 3 + (dx + 1);
                 n_nb++;
             }
-    int side = hpcg ? 104 : 30, per = hpcg ? 8 : 24;
+    const char *sd = getenv("HALOSIM_SIDE");
+    int side = sd && atoi(sd) > 0 ? atoi(sd) : hpcg ? 104 : 30, per = hpcg ? 8 : 24;
     size_t cap = 0;
     for (int i = 0; i < n_nb; i++)
         cap += (size_t)halo_bytes(nb[i].kind, side, per);

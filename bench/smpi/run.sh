@@ -35,6 +35,7 @@ BCAST=${BCAST:-binomial_tree}
 export CGSIM_OP=${OP:-allreduce}
 PROXY=${PROXY:-cgsim}
 export HALOSIM_SHAPE=${SHAPE:-lulesh}
+[ -n "${SIDE:-}" ] && export HALOSIM_SIDE=$SIDE
 case $PROXY in cgsim|halosim) ;; *) echo "run.sh: PROXY is cgsim or halosim" >&2; exit 2 ;; esac
 lib=$BUILD/lib/.libs
 [ -f "$lib/librpprof-mpi.so" ] || { echo "run.sh: no $lib/librpprof-mpi.so; build for SMPI first" >&2; exit 2; }

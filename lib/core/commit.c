@@ -13,8 +13,9 @@ static void commit_interval(const rp_interval *iv, uint32_t path,
                             const rp_itembuf *buf, rp_commit_fn fn, void *ctx,
                             uint64_t *visits, uint64_t *clipped)
 {
-    /* uint32_t loop: high may be 65535, a uint16_t counter would wrap. */
-    for (uint32_t idx = iv->low; idx <= iv->high; idx++) {
+    /* 32-bit indices (pathset.h rp_iv_lo; prof mode's are below 65 536,
+     * epoch 0); a uint16_t counter would wrap at 65535. */
+    for (uint32_t idx = rp_iv_lo(iv), hi = rp_iv_hi(iv); idx <= hi; idx++) {
         if (idx < buf->n) {
             fn(ctx, path, &buf->items[idx], idx);
             (*visits)++;
@@ -38,7 +39,7 @@ uint64_t commit_phase(const rp_pathset *ps, uint32_t me, const rp_itembuf *buf,
     for (uint32_t i = 0; i < ps->n; i++) {
         const rp_path *p = &ps->p[i];
         for (uint32_t j = 0; j < p->n_iv; j++)
-            if (p->iv[j].rank == me)
+            if (!rp_iv_is_link(&p->iv[j]) && rp_iv_rank(&p->iv[j]) == me)
                 commit_interval(&p->iv[j], i, buf, fn, ctx, &visits, &clipped);
     }
     return (sat32(clipped) << 32) | sat32(visits);

@@ -13,9 +13,10 @@ static void commit_interval(const rp_interval *iv, uint32_t path,
                             const rp_itembuf *buf, rp_commit_fn fn, void *ctx,
                             uint64_t *visits, uint64_t *clipped)
 {
-    /* 32-bit indices (pathset.h rp_iv_lo; prof mode's are below 65 536,
-     * epoch 0); a uint16_t counter would wrap at 65535. */
-    for (uint32_t idx = rp_iv_lo(iv), hi = rp_iv_hi(iv); idx <= hi; idx++) {
+    /* uint32_t loop: high may be 65535, a uint16_t counter would wrap.
+     * (Prof mode's items are below 65 536: its intervals carry no epoch,
+     * pathset.h, and the rank field is the plain rank.) */
+    for (uint32_t idx = iv->low; idx <= iv->high; idx++) {
         if (idx < buf->n) {
             fn(ctx, path, &buf->items[idx], idx);
             (*visits)++;
@@ -39,7 +40,7 @@ uint64_t commit_phase(const rp_pathset *ps, uint32_t me, const rp_itembuf *buf,
     for (uint32_t i = 0; i < ps->n; i++) {
         const rp_path *p = &ps->p[i];
         for (uint32_t j = 0; j < p->n_iv; j++)
-            if (!rp_iv_is_link(&p->iv[j]) && rp_iv_rank(&p->iv[j]) == me)
+            if (p->iv[j].rank == me)
                 commit_interval(&p->iv[j], i, buf, fn, ctx, &visits, &clipped);
     }
     return (sat32(clipped) << 32) | sat32(visits);

@@ -45,11 +45,11 @@ static inline int rp_iv_is_link(const rp_interval *iv)
  * number the *epoch*, the 65 536-task block i lies in.  A path that runs
  * on one rank across an epoch's end opens a new interval (its rank field
  * differs), so summaries, chains and the wire need no other change, and
- * only the places that map an interval to tasks decode it (these helpers:
- * lazy commit, path mode's phase end, which writes plain ranks and 32-bit
- * indices to the rank file).  Ranks must then be below 2^24: path mode
- * keeps to epoch 0 in a larger world (pathmode.c).  Prof mode's items never
- * pass 65 536, so its entries are always epoch 0, the plain rank. */
+ * only the place that maps an interval to tasks decodes it (path mode's
+ * phase end, which writes plain ranks and 32-bit indices to the rank
+ * file).  Ranks must then be below 2^24: in a larger world path mode keeps
+ * to epoch 0 and decodes nothing (rp_iv_decode's epochs = 0; pathmode.c),
+ * as prof mode, whose items never pass 65 536, always does. */
 #define RP_IV_EPOCH_SHIFT 24u
 #define RP_IV_RANK_MASK   0x00ffffffu           /* the rank of a non-link entry */
 #define RP_IV_EPOCHS      128u                  /* bits 24..30 */
@@ -73,6 +73,15 @@ static inline uint32_t rp_iv_lo(const rp_interval *iv)
 static inline uint32_t rp_iv_hi(const rp_interval *iv)
 {
     return (iv->rank >> RP_IV_EPOCH_SHIFT & (RP_IV_EPOCHS - 1u)) << 16 | iv->high;
+}
+/* A non-link interval as rank and tasks *lo..*hi: epochs decoded when
+ * epochs is nonzero, else the field is the plain rank (any rank < 2^31). */
+static inline void rp_iv_decode(const rp_interval *iv, int epochs, uint32_t *rank,
+                                uint32_t *lo, uint32_t *hi)
+{
+    *rank = epochs ? rp_iv_rank(iv) : iv->rank;
+    *lo = epochs ? rp_iv_lo(iv) : iv->low;
+    *hi = epochs ? rp_iv_hi(iv) : iv->high;
 }
 /* Is iv well formed as a summary's interval number pos: a link (first
  * only), or an interval with low <= high?  (Every reader of summaries

@@ -50,6 +50,7 @@ static uint64_t   chain_rounds, chains_broken, chain_peak, chain_segments, chain
 static rp_phasecomp phase_comp;       /* path mode: each phase's computation here */
 static rp_state  *g_st;               /* pathmode_init */
 static int        g_trace;            /* 1: trace mode, 0: path mode */
+static int        g_epochs;           /* summaries name tasks past 65 535 by epoch (pathset.h) */
 
 static void reverse_tasks(rp_task *t, uint64_t n)
 {
@@ -97,8 +98,10 @@ static int pathmode_init(rp_state *st, int init_fn, int trace)
     cap_meta = st->items.cap0;
     meta = calloc(cap_meta, sizeof *meta);
     /* Epochs need ranks below 2^24 (pathset.h): a larger world keeps to
-     * epoch 0, 65 536 tasks a rank a phase, and says so. */
-    if (!trace && st->nranks > RP_IV_MAX_RANKS && st->items.max > RP_ITEMBUF_MAX) {
+     * epoch 0, 65 536 tasks a rank a phase, its rank fields plain ranks,
+     * and says so. */
+    g_epochs = !trace && st->nranks <= RP_IV_MAX_RANKS;
+    if (!trace && !g_epochs && st->items.max > RP_ITEMBUF_MAX) {
         itembuf_limit(&st->items, RP_ITEMBUF_MAX);
         if (st->rank == 0)
             rp_warn(0, "RP_MODE=path: %u ranks are more than the %u whose tasks can be "
@@ -170,8 +173,8 @@ static int64_t covered_get(const rp_path *p)
 static void extend_paths(rp_pathset *ps, uint32_t rank, uint32_t idx, int64_t cost_ns,
                          uint64_t *rng)
 {
-    uint64_t lost = chain_extend(g_st->local_paths ? NULL : &chain, ps, rp_iv_key(rank, idx),
-                                 (uint16_t)idx, rng);
+    uint32_t key = g_epochs ? rp_iv_key(rank, idx) : rank;   /* else idx < 65536 */
+    uint64_t lost = chain_extend(g_st->local_paths ? NULL : &chain, ps, key, (uint16_t)idx, rng);
     for (uint32_t j = 0; lost >> j; j++)
         if (lost >> j & 1)
             covered_set(&ps->p[j], ps->p[j].cost_ns - cost_ns);
@@ -325,10 +328,11 @@ static void mark_path(uint32_t j, const rp_interval *iv, uint64_t n, int overflo
     uint32_t me = g_st->rank, items = g_st->items.n;
     int64_t last = -1;
     for (uint64_t v = 0; v < n; v++) {
-        if (rp_iv_is_link(&iv[v]) || rp_iv_rank(&iv[v]) != me)
+        uint32_t r, lo, hi;
+        rp_iv_decode(&iv[v], g_epochs, &r, &lo, &hi);
+        if (rp_iv_is_link(&iv[v]) || r != me)
             continue;
-        uint32_t hi = rp_iv_hi(&iv[v]);
-        for (uint32_t i = rp_iv_lo(&iv[v]); i <= hi && i < items; i++)
+        for (uint32_t i = lo; i <= hi && i < items; i++)
             meta[i].mask |= 1ull << j;
         if (hi > last)
             last = hi;
@@ -348,8 +352,9 @@ static uint64_t fileiv_decode(rp_fileiv *out, const rp_interval *iv, uint64_t n)
 {
     uint64_t m = 0;
     for (uint64_t v = 0; v < n; v++) {
-        uint32_t r = rp_iv_rank(&iv[v]), lo = rp_iv_lo(&iv[v]), hi = rp_iv_hi(&iv[v]);
-        if (m && v && iv[v].rank != iv[v - 1].rank && out[m - 1].rank == r &&
+        uint32_t r, lo, hi;
+        rp_iv_decode(&iv[v], g_epochs, &r, &lo, &hi);
+        if (g_epochs && m && v && iv[v].rank != iv[v - 1].rank && out[m - 1].rank == r &&
             iv[v].low == 0 && iv[v - 1].high == 0xffffu && out[m - 1].high + 1 == lo) {
             out[m - 1].high = hi;
             continue;

@@ -1,8 +1,9 @@
 /* unit_taskidx.c - path mode's task indices past 16 bits (pathset.h
  * rp_iv_key: bits 24..30 of an interval's rank field are the epoch, the
  * 65 536-task block of the index): encoding and decoding across epoch
- * boundaries, summaries that cross one, the growing item buffer, lazy
- * commit of an interval past the first epoch, and the wire. */
+ * boundaries, summaries that cross one, the growing item buffer and the
+ * tasks an interval past the first epoch names in it, prof mode's lazy
+ * commit (no epochs, any rank), and the wire. */
 #include <string.h>
 
 #include "core/commit.h"
@@ -113,21 +114,30 @@ static void test_buffer_and_commit(void)
     CHECK_EQ(b.items[65536].node, 65536);                          /* moved intact */
     CHECK_EQ(b.items[199999].node, 199999);
 
-    /* one path over 131060..131080 of rank 2, as its summary holds it */
+    /* one path over 131060..131080 of rank 2, as its summary holds it:
+     * decoded as path mode's phase end does (rp_iv_decode), its intervals
+     * name exactly those items, in order */
     rp_pathset ps;
     CHECK_EQ(pathset_init(&ps, 1, 8), 0);
     pathset_reset(&ps);
     push_run(&ps.p[0], 8, 2, 131060, 131080);
     CHECK_EQ(ps.p[0].n_iv, 2);
     seen s = { 0, 0, 0, 1 };
-    uint64_t r = commit_phase(&ps, 2, &b, note, &s);
-    CHECK_EQ(r & 0xffffffffu, 21);                                 /* visits */
-    CHECK_EQ(r >> 32, 0);                                          /* none clipped */
+    for (uint32_t v = 0; v < ps.p[0].n_iv; v++) {
+        uint32_t r, lo, hi;
+        rp_iv_decode(&ps.p[0].iv[v], 1, &r, &lo, &hi);
+        CHECK_EQ(r, 2);
+        for (uint32_t i = lo; i <= hi && i < b.n; i++)
+            note(&s, 0, &b.items[i], i);
+    }
     CHECK(s.n == 21 && s.first == 131060 && s.last == 131080 && s.in_order);
-    /* on another rank (its rank field would be 3 | 2 << 24), nothing */
-    s = (seen){ 0, 0, 0, 1 };
-    CHECK_EQ(commit_phase(&ps, 3, &b, note, &s), 0);
-    CHECK_EQ(s.n, 0);
+    /* without epochs (a world of 2^24 ranks or more) the field is the rank */
+    uint32_t r, lo, hi;
+    rp_interval big = { RP_IV_MAX_RANKS + 5, 7, 9 };
+    rp_iv_decode(&big, 0, &r, &lo, &hi);
+    CHECK(r == RP_IV_MAX_RANKS + 5 && lo == 7 && hi == 9);
+    rp_iv_decode(&big, 1, &r, &lo, &hi);
+    CHECK(r == 5 && lo == 65536 + 7 && hi == 65536 + 9);
     pathset_free(&ps);
 
     /* the phase start gives back what the phase grew */
@@ -146,6 +156,31 @@ static void test_buffer_and_commit(void)
     CHECK_EQ(itembuf_push_grow(&b, 0, 0, 1), -1);
     CHECK_EQ(b.dropped, 1);
     CHECK_EQ(b.cap, 300);
+    itembuf_free(&b);
+}
+
+/* Prof mode's lazy commit reads the rank field as the plain rank: its
+ * items never pass 65 536, and ranks of 2^24 and more commit their own. */
+static void test_prof_commit(void)
+{
+    rp_itembuf b;
+    CHECK_EQ(itembuf_init(&b, 16), 0);
+    for (uint32_t i = 0; i < 16; i++)
+        itembuf_push(&b, i, 0, 1);
+    rp_pathset ps;
+    CHECK_EQ(pathset_init(&ps, 1, 8), 0);
+    pathset_reset(&ps);
+    uint64_t rng = 1;
+    uint32_t me = RP_IV_MAX_RANKS + 5;
+    for (uint16_t i = 3; i <= 6; i++)
+        pathset_extend(&ps, me, i, RP_SUMMARY_PROF, &rng);
+    seen s = { 0, 0, 0, 1 };
+    uint64_t v = commit_phase(&ps, me, &b, note, &s);
+    CHECK_EQ(v & 0xffffffffu, 4);
+    CHECK(s.n == 4 && s.first == 3 && s.last == 6 && s.in_order);
+    s = (seen){ 0, 0, 0, 1 };
+    CHECK_EQ(commit_phase(&ps, 5, &b, note, &s), 0);   /* not rank 5's */
+    pathset_free(&ps);
     itembuf_free(&b);
 }
 
@@ -180,6 +215,7 @@ int main(void)
     test_encoding();
     test_summary_across();
     test_buffer_and_commit();
+    test_prof_commit();
     test_wire();
     return unit_done("unit_taskidx");
 }

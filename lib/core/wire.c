@@ -55,7 +55,8 @@
  *   from the start of the encoding, and every path's intervals in path
  *   order, 8 bytes each: u32 rank, u16 low, u16 high (low <= high; rank
  *   bits 0..23 the rank, 24..30 the epoch: tasks e * 65536 + low .. high,
- *   pathset.h rp_iv_key), or,
+ *   pathset.h rp_iv_key; epoch 0 and the whole rank in prof mode and in
+ *   worlds of more than 2^24 ranks), or,
  *   only as a path's first interval, a link (path mode): rank with bit 31
  *   set, low | high << 16 a segment number (pathset.h RP_IV_LINK, chain.c).
  *   (At the end, 4-aligned: the join reads them in place from an aligned

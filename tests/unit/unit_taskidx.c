@@ -4,7 +4,10 @@
  * boundaries, summaries that cross one, the growing item buffer and the
  * tasks an interval past the first epoch names in it, prof mode's lazy
  * commit (no epochs, any rank), and the wire. */
+#include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "core/commit.h"
 #include "core/itembuf.h"
@@ -184,6 +187,43 @@ static void test_prof_commit(void)
     itembuf_free(&b);
 }
 
+/* Mapping more refused (address space limited just above what the process
+ * uses): the push is refused and counted, the items held stay intact, and
+ * the buffer goes on once memory is there again. */
+static void test_grow_refused(void)
+{
+    rp_itembuf b;
+    CHECK_EQ(itembuf_init_max(&b, RP_ITEMBUF_MAX, RP_TASKBUF_MAX), 0);
+    for (uint32_t i = 0; i < RP_ITEMBUF_MAX; i++)
+        itembuf_push_grow(&b, i, 0, 1);
+    struct rlimit old;
+    unsigned long pages = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (!f || fscanf(f, "%lu", &pages) != 1 || getrlimit(RLIMIT_AS, &old) != 0) {
+        fprintf(stderr, "unit_taskidx: cannot limit the address space; grow refusal not tested\n");
+        if (f)
+            fclose(f);
+        itembuf_free(&b);
+        return;
+    }
+    fclose(f);
+    /* room for 512 KiB more, the doubling wants 2 MiB */
+    struct rlimit lim = { (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) + (512u << 10), old.rlim_max };
+    int limited = setrlimit(RLIMIT_AS, &lim) == 0;
+    int32_t got = itembuf_push_grow(&b, 1, 0, 1);
+    if (limited) {
+        CHECK_EQ(got, -1);
+        CHECK_EQ(b.grow_failed, 1);
+        CHECK_EQ(b.dropped, 1);
+        CHECK_EQ(b.cap, RP_ITEMBUF_MAX);
+        CHECK_EQ(b.n, RP_ITEMBUF_MAX);
+        CHECK_EQ(b.items[RP_ITEMBUF_MAX - 1].node, RP_ITEMBUF_MAX - 1);
+        CHECK_EQ(setrlimit(RLIMIT_AS, &old), 0);
+        CHECK_EQ(itembuf_push_grow(&b, 1, 0, 1), (int32_t)RP_ITEMBUF_MAX);
+    }
+    itembuf_free(&b);
+}
+
 static void test_wire(void)
 {
     rp_pathset ps, back;
@@ -216,6 +256,7 @@ int main(void)
     test_summary_across();
     test_buffer_and_commit();
     test_prof_commit();
+    test_grow_refused();
     test_wire();
     return unit_done("unit_taskidx");
 }

@@ -171,8 +171,9 @@ void pathset_free(rp_pathset *ps);
 void pathset_reset(rp_pathset *ps);
 /* Task end: add the finished task's cost to every path. */
 void pathset_add_cost(rp_pathset *ps, int64_t cost_ns);
-/* A new uncommitted item at buffer index idx on rank `rank`: extend every
- * path's summary (summary_push).  rng: caller-owned xorshift state, used
+/* A new uncommitted item at buffer index idx on rank `rank` (the
+ * interval's rank field, rp_iv_key): extend every path's summary
+ * (summary_push).  rng: caller-owned xorshift state, used
  * only by the prof-mode overflow rule.  Async-signal-safe. */
 void pathset_extend(rp_pathset *ps, uint32_t rank, uint16_t idx,
                     rp_summary_mode mode, uint64_t *rng);

@@ -40,7 +40,7 @@ void chain_reset(rp_chain *c);
 int  chain_spill(rp_chain *c, rp_path *p);
 
 /* Extend every path of ps with item idx of rank `rank` (path mode's
- * summary_push); a summary that is full goes on as a chain through c
+ * summary_push; rank with the epoch, pathset.h rp_iv_key); a summary that is full goes on as a chain through c
  * (NULL: no chains, MPI_THREAD_MULTIPLE).  Returns the paths that lost
  * track now (bit j: overflowed; the caller records their cost). */
 uint64_t chain_extend(rp_chain *c, rp_pathset *ps, uint32_t rank, uint16_t idx, uint64_t *rng);

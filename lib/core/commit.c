@@ -13,7 +13,9 @@ static void commit_interval(const rp_interval *iv, uint32_t path,
                             const rp_itembuf *buf, rp_commit_fn fn, void *ctx,
                             uint64_t *visits, uint64_t *clipped)
 {
-    /* uint32_t loop: high may be 65535, a uint16_t counter would wrap. */
+    /* uint32_t loop: high may be 65535, a uint16_t counter would wrap.
+     * (Prof mode's items are below 65 536: its intervals carry no epoch,
+     * pathset.h, and the rank field is the plain rank.) */
     for (uint32_t idx = iv->low; idx <= iv->high; idx++) {
         if (idx < buf->n) {
             fn(ctx, path, &buf->items[idx], idx);

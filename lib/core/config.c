@@ -83,7 +83,6 @@ void config_load(rp_config *cfg, int verbose)
             rp_warn(0, "RP_PERIOD=%u is below the 100 us minimum; using 100", cfg->period_us);
         cfg->period_us = 100;
     }
-    get_u32("RP_BUFFER", 256, RP_ITEMBUF_MAX, RP_DEFAULT_BUFFER, "", &cfg->buffer, verbose);
     get_u32("RP_CHAIN", 0, 1u << 28, 1u << 22,
             ", path mode: intervals of chains a rank keeps a phase, 0 = the paper's overflow rule",
             &cfg->chain, verbose);
@@ -119,16 +118,25 @@ void config_load(rp_config *cfg, int verbose)
     static const char *const modes[] = { [RP_MODE_PROF] = "prof", [RP_MODE_PATH] = "path",
                                           [RP_MODE_TRACE] = "trace" };
     cfg->mode = (uint32_t)get_word("RP_MODE", modes, 3, RP_MODE_PROF, verbose);
+    /* RP_BUFFER: prof mode's samples a phase (16-bit indices); path
+     * mode's tasks a rank a phase, by default all its summaries can name
+     * (RP_TASKBUF_MAX, mapped as a phase needs them: itembuf.h); trace
+     * mode commits every task at once and keeps the old range. */
+    if (cfg->mode == RP_MODE_PATH)
+        get_u32("RP_BUFFER", 256, RP_TASKBUF_MAX, RP_TASKBUF_MAX,
+                ", path mode: tasks a rank a phase", &cfg->buffer, verbose);
+    else
+        get_u32("RP_BUFFER", 256, RP_ITEMBUF_MAX,
+                cfg->mode == RP_MODE_PROF ? RP_DEFAULT_BUFFER : RP_ITEMBUF_MAX, "",
+                &cfg->buffer, verbose);
     if (cfg->mode != RP_MODE_PROF) {
         /* Path and trace modes record tasks, not samples: the item buffer
-         * holds tasks (its whole 16-bit index space by default), and a path
-         * summary as long as the eager limit allows (set below). */
+         * holds tasks, and a path summary as long as the eager limit
+         * allows (set below). */
         if (cfg->period_us && getenv("RP_PERIOD") && verbose)
             rp_warn(0, "RP_PERIOD is ignored in RP_MODE=%s (tasks are recorded, not samples)",
                     modes[cfg->mode]);
         cfg->period_us = 0;
-        if (!getenv("RP_BUFFER"))
-            cfg->buffer = RP_ITEMBUF_MAX;
     }
 
     const char *o = getenv("RP_OUTPUT");

@@ -16,7 +16,8 @@
 #define RP_PATHSET_MAX_K 64u
 
 /* One interval of a path-summary: items low..high (inclusive) of the
- * uncommitted-item buffer of rank `rank`.  8 bytes, as in the paper. */
+ * uncommitted-item buffer of rank `rank` (path mode: of one epoch of it,
+ * see rp_iv_key below).  8 bytes, as in the paper. */
 typedef struct rp_interval {
     uint32_t rank;
     uint16_t low;
@@ -27,12 +28,60 @@ typedef struct rp_interval {
  * set stands for segment low | high << 16 of the chain kept by rank
  * rank & ~RP_IV_LINK: the intervals that were before it, moved out when
  * the summary filled.  Only ever a summary's first interval; never in a
- * rank file (the phase end expands it).  Real ranks are below 2^31. */
+ * rank file (the phase end expands it).  Real ranks are below 2^31, and a
+ * link carries no epoch (below). */
 #define RP_IV_LINK 0x80000000u
 
 static inline int rp_iv_is_link(const rp_interval *iv)
 {
     return (iv->rank & RP_IV_LINK) != 0;
+}
+
+/* Task indices past 16 bits (path mode; doc/design.md "Full paths on long
+ * phases").  An interval's low and high are 16 bits, so that an interval
+ * stays 8 bytes on the wire, but a long phase holds more tasks a rank than
+ * that.  Task i of a phase on rank r is the entry rank = r | (i >> 16) <<
+ * RP_IV_EPOCH_SHIFT, low = high = i & 0xffff: bits 24..30 of the rank field
+ * number the *epoch*, the 65 536-task block i lies in.  A path that runs
+ * on one rank across an epoch's end opens a new interval (its rank field
+ * differs), so summaries, chains and the wire need no other change, and
+ * only the place that maps an interval to tasks decodes it (path mode's
+ * phase end, which writes plain ranks and 32-bit indices to the rank
+ * file).  Ranks must then be below 2^24: in a larger world path mode keeps
+ * to epoch 0 and decodes nothing (rp_iv_decode's epochs = 0; pathmode.c),
+ * as prof mode, whose items never pass 65 536, always does. */
+#define RP_IV_EPOCH_SHIFT 24u
+#define RP_IV_RANK_MASK   0x00ffffffu           /* the rank of a non-link entry */
+#define RP_IV_EPOCHS      128u                  /* bits 24..30 */
+#define RP_IV_MAX_RANKS   (RP_IV_RANK_MASK + 1u)
+
+/* The rank field of task idx (< RP_IV_EPOCHS * 65536) of rank (< 2^24). */
+static inline uint32_t rp_iv_key(uint32_t rank, uint32_t idx)
+{
+    return rank | (idx >> 16) << RP_IV_EPOCH_SHIFT;
+}
+/* Decoding a non-link interval: its rank, and its first and last tasks'
+ * 32-bit indices. */
+static inline uint32_t rp_iv_rank(const rp_interval *iv)
+{
+    return iv->rank & RP_IV_RANK_MASK;
+}
+static inline uint32_t rp_iv_lo(const rp_interval *iv)
+{
+    return (iv->rank >> RP_IV_EPOCH_SHIFT & (RP_IV_EPOCHS - 1u)) << 16 | iv->low;
+}
+static inline uint32_t rp_iv_hi(const rp_interval *iv)
+{
+    return (iv->rank >> RP_IV_EPOCH_SHIFT & (RP_IV_EPOCHS - 1u)) << 16 | iv->high;
+}
+/* A non-link interval as rank and tasks *lo..*hi: epochs decoded when
+ * epochs is nonzero, else the field is the plain rank (any rank < 2^31). */
+static inline void rp_iv_decode(const rp_interval *iv, int epochs, uint32_t *rank,
+                                uint32_t *lo, uint32_t *hi)
+{
+    *rank = epochs ? rp_iv_rank(iv) : iv->rank;
+    *lo = epochs ? rp_iv_lo(iv) : iv->low;
+    *hi = epochs ? rp_iv_hi(iv) : iv->high;
 }
 /* Is iv well formed as a summary's interval number pos: a link (first
  * only), or an interval with low <= high?  (Every reader of summaries
@@ -122,8 +171,9 @@ void pathset_free(rp_pathset *ps);
 void pathset_reset(rp_pathset *ps);
 /* Task end: add the finished task's cost to every path. */
 void pathset_add_cost(rp_pathset *ps, int64_t cost_ns);
-/* A new uncommitted item at buffer index idx on rank `rank`: extend every
- * path's summary (summary_push).  rng: caller-owned xorshift state, used
+/* A new uncommitted item at buffer index idx on rank `rank` (the
+ * interval's rank field, rp_iv_key): extend every path's summary
+ * (summary_push).  rng: caller-owned xorshift state, used
  * only by the prof-mode overflow rule.  Async-signal-safe. */
 void pathset_extend(rp_pathset *ps, uint32_t rank, uint16_t idx,
                     rp_summary_mode mode, uint64_t *rng);

@@ -36,7 +36,7 @@ typedef struct rp_config {
     uint32_t period_us;     /* RP_PERIOD, 0 = no sampling */
     uint32_t clock;         /* RP_CLOCK_* */
     uint32_t tsc;           /* RP_TSC: 1 = time with the TSC where sound (lib/core/clock.c) */
-    uint32_t buffer;        /* RP_BUFFER, uncommitted items per phase */
+    uint32_t buffer;        /* RP_BUFFER, uncommitted items per phase (path mode: the most, itembuf.h) */
     uint32_t eager_limit;   /* RP_EAGER_LIMIT, largest path-set message in bytes */
     uint32_t threads;       /* RP_THREADS, 1 = sample the application's other threads */
     uint32_t jobfile;       /* RP_JOBFILE: ranks from which one job file is written (0 = never) */

@@ -13,7 +13,9 @@
 #define RP_SUM_EVICTED  3  /* prof mode, full: reservoir step (new interval kept or not) */
 
 /* Record item idx of rank `rank` on path p (capacity iv_cap).  The last
- * interval is extended when it is rank's and ends at idx-1. */
+ * interval is extended when it is rank's and ends at idx-1.  `rank` is
+ * the interval's rank field: in path mode it carries the index's epoch
+ * (pathset.h rp_iv_key), idx its low 16 bits. */
 int summary_push(rp_path *p, uint32_t iv_cap, uint32_t rank, uint16_t idx,
                  rp_summary_mode mode, uint64_t *rng);
 

@@ -1,9 +1,11 @@
 /* wire.c - the one codec of the path-set wire format (doc/formats.md).
  *
- * Wire format of an encoded path-set (version RP_PATHSET_WIRE_VERSION = 8).
+ * Wire format of an encoded path-set (version RP_PATHSET_WIRE_VERSION = 9).
  * All integers little-endian (host order: every rank of a job shares one
  * architecture); fields are packed with no padding except before the
  * intervals, and read with memcpy, so the buffer needs no alignment.
+ * Version 9 gives bits 24..30 of a (non-link) interval's rank the task
+ * index's epoch (path mode, pathset.h rp_iv_key), else version 8's bytes.
  * Version 8 adds the link interval (a path's first; path mode's chains),
  * else version 7's bytes.
  * Version 7 adds the REF path entry (mask 0x40: a summary named, not
@@ -20,7 +22,7 @@
  * headers out of it (pathset_wire_parse).
  *
  *   header, 12 bytes:
- *     off 0  u8   version          = 8
+ *     off 0  u8   version          = 9
  *     off 1  u8   n_paths          1 .. k
  *     off 2  u8   n_sketch         sketch points, 0 .. k - 1
  *     off 3  u8   set flags        0x01 SK_WIDE: sketch deltas are 8 bytes
@@ -51,7 +53,10 @@
  *     f32  w        as a path's
  *   then, if any path has intervals, 0-3 zero bytes up to a multiple of 4
  *   from the start of the encoding, and every path's intervals in path
- *   order, 8 bytes each: u32 rank, u16 low, u16 high (low <= high), or,
+ *   order, 8 bytes each: u32 rank, u16 low, u16 high (low <= high; rank
+ *   bits 0..23 the rank, 24..30 the epoch: tasks e * 65536 + low .. high,
+ *   pathset.h rp_iv_key; epoch 0 and the whole rank in prof mode and in
+ *   worlds of more than 2^24 ranks), or,
  *   only as a path's first interval, a link (path mode): rank with bit 31
  *   set, low | high << 16 a segment number (pathset.h RP_IV_LINK, chain.c).
  *   (At the end, 4-aligned: the join reads them in place from an aligned

@@ -10,7 +10,7 @@
 #include "core/pathset.h"
 
 /* Wire format version of an encoded path-set (doc/formats.md). */
-#define RP_PATHSET_WIRE_VERSION 8
+#define RP_PATHSET_WIRE_VERSION 9
 #define RP_PATHSET_HDR_BYTES    12u
 
 /* Largest encoded size for a set of k paths with iv_cap intervals each

@@ -1,7 +1,9 @@
 /* pathmode.c - full paths and the trace baseline (doc/design.md, "Full
  * paths").  Tasks are the uncommitted items: item idx of the phase's buffer
- * is the idx-th task of the phase on this rank; path-summaries index them.
- * Per-task details that do not fit an rp_item live in a parallel array. */
+ * is the idx-th task of the phase on this rank; path-summaries index them,
+ * past 16 bits by epoch (pathset.h rp_iv_key), and the phase end writes
+ * plain ranks and 32-bit indices to the rank file.  Per-task details that
+ * do not fit an rp_item live in a parallel array, grown with the buffer. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -11,6 +13,7 @@
 #include "core/phasecomp.h"
 #include "core/select.h"
 #include "core/summary.h"
+#include "core/warn.h"
 #include "exchange/collpaths.h"
 #include "format/rpfile.h"
 #include "modes/modes.h"
@@ -28,7 +31,8 @@ typedef struct task_meta {
 } task_meta;
 
 /* All owned by this file; main thread only. */
-static task_meta *meta;               /* [items.cap] */
+static task_meta *meta;               /* [cap_meta], cap_meta >= items.n */
+static uint64_t   cap_meta;
 static uint64_t   event_no;           /* event 0 = MPI_Init's return */
 static uint16_t   last_fn;            /* the event that started the running task */
 static uint32_t   pend_src = RP_NO_RANK, pend_bytes;
@@ -46,6 +50,7 @@ static uint64_t   chain_rounds, chains_broken, chain_peak, chain_segments, chain
 static rp_phasecomp phase_comp;       /* path mode: each phase's computation here */
 static rp_state  *g_st;               /* pathmode_init */
 static int        g_trace;            /* 1: trace mode, 0: path mode */
+static int        g_epochs;           /* summaries name tasks past 65 535 by epoch (pathset.h) */
 
 static void reverse_tasks(rp_task *t, uint64_t n)
 {
@@ -90,7 +95,20 @@ static int pathmode_init(rp_state *st, int init_fn, int trace)
 {
     g_st = st;
     g_trace = trace;
-    meta = calloc(st->items.cap, sizeof *meta);
+    cap_meta = st->items.cap0;
+    meta = calloc(cap_meta, sizeof *meta);
+    /* Epochs need ranks below 2^24 (pathset.h): a larger world keeps to
+     * epoch 0, 65 536 tasks a rank a phase, its rank fields plain ranks,
+     * and says so. */
+    g_epochs = !trace && st->nranks <= RP_IV_MAX_RANKS;
+    if (!trace && !g_epochs && st->items.max > RP_ITEMBUF_MAX) {
+        itembuf_limit(&st->items, RP_ITEMBUF_MAX);
+        if (st->rank == 0)
+            rp_warn(0, "RP_MODE=path: %u ranks are more than the %u whose tasks can be "
+                       "numbered past 65536 a phase; a phase keeps at most 65536 tasks a rank "
+                       "(later ones are committed eagerly, counter tasks_committed_eagerly)",
+                    st->nranks, RP_IV_MAX_RANKS);
+    }
     last_fn = (uint16_t)init_fn;
     /* segment numbers from a per-process start (chain.h) */
     uint64_t h = (uint64_t)getpid() * 0x9e3779b97f4a7c15ull ^ (uint64_t)rp_now_ns();
@@ -152,10 +170,11 @@ static int64_t covered_get(const rp_path *p)
  * MPI_THREAD_MULTIPLE: no phase-end walk), the path records its cost
  * before this task: exactly the tasks its intervals hold (pathset_add_cost
  * ran before task_end), which the tools check. */
-static void extend_paths(rp_pathset *ps, uint32_t rank, uint16_t idx, int64_t cost_ns,
+static void extend_paths(rp_pathset *ps, uint32_t rank, uint32_t idx, int64_t cost_ns,
                          uint64_t *rng)
 {
-    uint64_t lost = chain_extend(g_st->local_paths ? NULL : &chain, ps, rank, idx, rng);
+    uint32_t key = g_epochs ? rp_iv_key(rank, idx) : rank;   /* else idx < 65536 */
+    uint64_t lost = chain_extend(g_st->local_paths ? NULL : &chain, ps, key, (uint16_t)idx, rng);
     for (uint32_t j = 0; lost >> j; j++)
         if (lost >> j & 1)
             covered_set(&ps->p[j], ps->p[j].cost_ns - cost_ns);
@@ -181,7 +200,15 @@ static void pathmode_task_end(int fn, int64_t cost_ns)
     if (g_trace) {
         task_commit_now(fn, cost_ns, site, 0);
     } else {
-        int32_t idx = itembuf_push(&g_st->items, site, 0, cost_ns);
+        /* the task's details first: a push that fails there is refused */
+        int32_t idx = -1;
+        rp_itembuf *b = &g_st->items;
+        if (b->n < b->max && grow((void **)&meta, &cap_meta, (uint64_t)b->n + 1, sizeof *meta) == 0)
+            idx = itembuf_push_grow(b, site, 0, cost_ns);
+        else if (b->n < b->max)
+            b->dropped++;   /* (grow counted the failure) */
+        else
+            idx = itembuf_push(b, site, 0, cost_ns);   /* full: counts the refusal */
         if (idx >= 0) {
             task_meta *m = &meta[idx];
             m->event = event_no;
@@ -190,9 +217,10 @@ static void pathmode_task_end(int fn, int64_t cost_ns)
             m->end_fn = (uint16_t)fn;
             m->msg_src = pend_src;
             m->msg_bytes = pend_bytes;
-            extend_paths(&g_st->ps, g_st->rank, (uint16_t)idx, cost_ns, &g_st->rng);
+            extend_paths(&g_st->ps, g_st->rank, (uint32_t)idx, cost_ns, &g_st->rng);
         } else {
-            /* Index space full: commit eagerly, visibly (counted).  No
+            /* Buffer full (RP_BUFFER, or no memory for more): commit
+             * eagerly, visibly (counted).  No
              * summary can name this task, so every path here loses track
              * from now on, exactly as if its summary were full. */
             task_commit_now(fn, cost_ns, site, RP_TASK_EAGER);
@@ -300,18 +328,43 @@ static void mark_path(uint32_t j, const rp_interval *iv, uint64_t n, int overflo
     uint32_t me = g_st->rank, items = g_st->items.n;
     int64_t last = -1;
     for (uint64_t v = 0; v < n; v++) {
-        if (iv[v].rank != me)
+        uint32_t r, lo, hi;
+        rp_iv_decode(&iv[v], g_epochs, &r, &lo, &hi);
+        if (rp_iv_is_link(&iv[v]) || r != me)
             continue;
-        for (uint32_t i = iv[v].low; i <= iv[v].high && i < items; i++)
+        for (uint32_t i = lo; i <= hi && i < items; i++)
             meta[i].mask |= 1ull << j;
-        if (iv[v].high > last)
-            last = iv[v].high;
+        if (hi > last)
+            last = hi;
     }
     /* An overflowed summary lost track of the path's tail: keep all of my
      * tasks after my last interval on it (partial pruning). */
     if (overflowed)
         for (uint32_t i = (uint32_t)(last + 1); i < items; i++)
             meta[i].mask |= 1ull << j;
+}
+
+/* The rank file's intervals: plain ranks and 32-bit task indices
+ * (pathset.h).  Where a path ran on across an epoch's end its summary
+ * opened a new interval; the two are one run of tasks, so they are
+ * written as one, as if indices had no epochs.  Returns the count. */
+static uint64_t fileiv_decode(rp_fileiv *out, const rp_interval *iv, uint64_t n)
+{
+    uint64_t m = 0;
+    for (uint64_t v = 0; v < n; v++) {
+        uint32_t r, lo, hi;
+        rp_iv_decode(&iv[v], g_epochs, &r, &lo, &hi);
+        if (g_epochs && m && v && iv[v].rank != iv[v - 1].rank && out[m - 1].rank == r &&
+            iv[v].low == 0 && iv[v - 1].high == 0xffffu && out[m - 1].high + 1 == lo) {
+            out[m - 1].high = hi;
+            continue;
+        }
+        out[m].rank = r;
+        out[m].low = lo;
+        out[m].high = hi;
+        m++;
+    }
+    return m;
 }
 
 static void commit_marked(uint64_t phase)
@@ -363,6 +416,14 @@ static void pathmode_phase_end(uint64_t phase, const uint8_t *near, const rp_pat
         commit_marked(phase);
         order_phase_tasks(phase_first_task, eager_end);
         chain_reset(&chain);
+        /* a long phase's task details go back with its items (itembuf_reset) */
+        if (cap_meta > g_st->items.cap0) {
+            task_meta *m = realloc(meta, g_st->items.cap0 * sizeof *meta);
+            if (m) {
+                meta = m;
+                cap_meta = g_st->items.cap0;
+            }
+        }
         /* the tasks up to this phase-ending event were this phase's; a
          * failed allocation drops the record (counted, so warned) */
         if (!phase_comp.failed && phasecomp_close(&phase_comp, phase) != 0)
@@ -405,12 +466,7 @@ static void pathmode_phase_end(uint64_t phase, const uint8_t *near, const rp_pat
                 alloc_failures++;
                 continue;
             }
-            s->n_iv = (uint32_t)n_iv;
-            for (uint32_t v = 0; v < s->n_iv; v++) {
-                s->iv[v].rank = list[j][v].rank;
-                s->iv[v].low = list[j][v].low;
-                s->iv[v].high = list[j][v].high;
-            }
+            s->n_iv = (uint32_t)fileiv_decode(s->iv, list[j], n_iv);
         }
         n_sums++;
     }
@@ -430,7 +486,7 @@ static void pathmode_export(struct rp_rankdata *d)
     d->edges = edges;
     d->phase_comp = (int64_t *)phasecomp_get(&phase_comp, &d->n_phase_comp);
     rp_counters[RP_CNT_TASKS_EAGER] = eager_tasks;
-    rp_counters[RP_CNT_ALLOC_FAILURES] = alloc_failures;
+    rp_counters[RP_CNT_ALLOC_FAILURES] = alloc_failures + g_st->items.grow_failed;
     rp_counters[RP_CNT_PATHS_OVERFLOWED] = paths_overflowed;
     rp_counters[RP_CNT_CHAIN_SEGMENTS] = chain_segments;
     rp_counters[RP_CNT_CHAIN_PEAK] = chain_peak;

@@ -154,7 +154,9 @@ void rp_start(const rp_mpi_layer *m)
         rp_counters[RP_CNT_MBOX_RANKS] = 1;
     }
     int ok = pathset_init(&rp_rt.ps, rp_rt.cfg.k, rp_rt.cfg.summary) == 0 &&
-             itembuf_init(&rp_rt.items, rp_rt.cfg.buffer) == 0 &&
+             itembuf_init_max(&rp_rt.items,
+                              rp_rt.cfg.buffer < RP_ITEMBUF_MAX ? rp_rt.cfg.buffer : RP_ITEMBUF_MAX,
+                              rp_rt.cfg.buffer) == 0 &&
              phasestats_init(&rp_rt.stats, rp_rt.cfg.k) == 0 &&
              proto_init(&rp_rt, rp_rt.max_wire, rp_mode->msgs) == 0 &&
              collpaths_init(&rp_rt) == 0 &&

@@ -146,15 +146,34 @@ PATH_ENV=RP_CHAIN=300 path_case 4 1 "$C" 300 200
 if ! "$RP_BINDIR/rp-report" "$RP_DIR" 2>/dev/null | grep -q 'warning: path_chain_full = [1-9]'; then
     rp_fail "longphase path RP_CHAIN=300: path_chain_full not warned"
 fi
-# More tasks a rank in the phase than the task index space holds
-# (RP_BUFFER=512, 10 sweeps x 100 tasks; the default 65 536 behaves the
-# same, measured with 340 sweeps x 200): the later ones are committed
-# eagerly, no summary can name them, so every path loses track there as if
-# its summary were full; --check must say PARTIAL and name the eager tasks
-# (it said FAIL: they were counted inside intervals).
+# A phase of more tasks a rank than 16-bit indices name: 1 000 sweeps x
+# 100 tasks = 100 000 a rank (no work, ~2.5 s).  The summaries name tasks
+# past 65 535 by epoch (lib/core/pathset.h rp_iv_key) and the item buffer
+# grows past 65 536: every path must be rebuilt (exit 0), and no task may
+# be committed eagerly.  (With 16-bit indices alone the later 34 464 tasks
+# a rank were committed eagerly and every path lost track: PARTIAL.)
+path_case 2 2 "$W" 1000 50 0
+if "$RP_BINDIR/rp-report" "$RP_DIR" 2>&1 | grep -q 'tasks_committed_eagerly'; then
+    rp_fail "longphase path: tasks committed eagerly in a phase of 100 000 tasks a rank"
+fi
+# More tasks a rank in the phase than the task buffer holds (RP_BUFFER):
+# the later ones are committed eagerly, no summary can name them, so every
+# path loses track there as if its summary were full; --check must say
+# PARTIAL and name the eager tasks (it said FAIL: they were counted inside
+# intervals).  RP_BUFFER=512, 10 sweeps x 100 tasks; and RP_BUFFER=70000
+# with 100 000 tasks a rank, past the first epoch and a grown buffer (the
+# default bound, 8 Mi tasks, behaves the same).
 PATH_ENV=RP_BUFFER=512 path_case 2 1 "$W" 10 50 100
 if ! "$RP_BINDIR/rp-report" --check "$RP_DIR" 2>/dev/null | grep -q 'committed eagerly'; then
-    rp_fail "longphase path --check: the task index space overflow is not named"
+    rp_fail "longphase path --check: the task buffer overflow is not named"
+fi
+PATH_ENV=RP_BUFFER=70000 path_case 2 1 "$W" 1000 50 0
+# (the tasks after the first 70 000 a rank: 2 x 30 000 of the sweeps'
+# and the few up to the phase-ending collective)
+n_eager=$("$RP_BINDIR/rp-report" --check "$RP_DIR" 2>/dev/null |
+    sed -n 's/.*where \([0-9]*\) task(s) were committed eagerly.*/\1/p')
+if [ "${n_eager:-0}" -lt 60000 ] || [ "${n_eager:-0}" -gt 60010 ]; then
+    rp_fail "longphase path RP_BUFFER=70000 --check: ${n_eager:-no} task(s) committed eagerly, want 2 x 30 000 and a few"
 fi
 kill_case
 rp_finish

@@ -451,7 +451,7 @@ static void test_wire(void)
     make_sample(&ps);
     _Alignas(8) uint8_t enc[512];
     size_t len = pathset_encode(&ps, enc, sizeof enc);
-    /* version 8 (version 5 layout, no REF entry, no link) of the sample (wire.c): header 12; p0 at 12 (mask
+    /* version 9 (version 5 layout, no REF entry, no link) of the sample (wire.c): header 12; p0 at 12 (mask
      * WIDE|IV, 8-byte cost, n_iv, w: 15 B); p1 at 27 (WIDE|EVICT: 17 B); p2
      * at 44 (IV|FLAGS, 4-byte difference 0: 13 B); the sketch point at 57
      * (SK_WIDE: 12 B); 3 zero bytes; the 4 intervals at 72 (p0's 3, p2's 1) */
@@ -544,7 +544,8 @@ static void test_wire(void)
     REJECT(0, uint8_t, 5);                       /* (5: the same layout, odd-quantile sketch) */
     REJECT(0, uint8_t, 6);                       /* (6: before REF entries) */
     REJECT(0, uint8_t, 7);                       /* (7: before links) */
-    REJECT(0, uint8_t, 9);
+    REJECT(0, uint8_t, 8);                       /* (8: before task-index epochs) */
+    REJECT(0, uint8_t, 10);
     REJECT(0, uint8_t, 0);
     REJECT(3, uint8_t, 3);                       /* unknown set flag */
     REJECT(3, uint8_t, 0);                       /* SK_WIDE cleared: misparse */

@@ -292,6 +292,51 @@ static void phase_range(const rp_rankdata *d, uint64_t q, uint64_t *a, uint64_t 
     *b = lo;
 }
 
+/* Where an interval's tasks begin on a rank.  A path-mode writer commits
+ * a phase's tasks in buffer order, so their indices rise with their events,
+ * and puts the eagerly committed ones (no index) after them: then the
+ * interval's first task is found by binary search, and the phase is not
+ * scanned once per interval (a long phase's paths hold hundreds of
+ * thousands of intervals).  A file whose tasks are not so ordered is
+ * scanned, with the same result. */
+typedef struct idx_order {
+    uint64_t a, b;     /* the phase's tasks */
+    uint64_t sorted;   /* ordered: [a, sorted) indices strictly rising, none
+                        * eager, [sorted, b) all eager */
+    int      known, ordered;
+} idx_order;
+
+static void order_of(const rp_rankdata *d, uint64_t q, idx_order *o)
+{
+    phase_range(d, q, &o->a, &o->b);
+    o->known = 1;
+    uint64_t i = o->a;
+    while (i < o->b && d->tasks[i].path_mask != RP_TASK_EAGER &&
+           (i == o->a || d->tasks[i].idx > d->tasks[i - 1].idx))
+        i++;
+    for (uint64_t e = i; e < o->b; e++)
+        if (d->tasks[e].path_mask != RP_TASK_EAGER)
+            return;   /* not ordered: scan */
+    o->sorted = i;
+    o->ordered = 1;
+}
+
+/* The first task to look at for an interval from index low. */
+static uint64_t first_at(const rp_rankdata *d, const idx_order *o, uint32_t low)
+{
+    uint64_t lo = o->a, hi = o->sorted;
+    if (!o->ordered)
+        return o->a;
+    while (lo < hi) {
+        uint64_t m = lo + (hi - lo) / 2;
+        if (d->tasks[m].idx < low)
+            lo = m + 1;
+        else
+            hi = m;
+    }
+    return lo;
+}
+
 /* How step st was reached from prev.  On one rank: the next task, or past
  * a non-blocking collective from its call to its completion.  Inside
  * complete intervals a change
@@ -344,15 +389,24 @@ int run_fullpath(const rp_run *run, uint64_t q, uint32_t j, rp_fullpath *out)
     out->cost_ns = ps->cost_ns;
     stepvec sv = {0};
     int gap = 0;
+    idx_order *ord = calloc(run->nranks ? run->nranks : 1, sizeof *ord);
+    if (!ord)
+        goto oom;
     for (uint32_t v = 0; v < ps->n_iv; v++) {
         const rp_fileiv *iv = &ps->iv[v];
         uint64_t want = (uint64_t)iv->high - iv->low + 1, got = 0;
         if (run->present[iv->rank]) {
             const rp_rankdata *d = &run->rd[iv->rank];
-            uint64_t a, b;
-            phase_range(d, q, &a, &b);
-            for (uint64_t i = a; i < b; i++) {
+            idx_order *o = &ord[iv->rank];
+            if (!o->known)
+                order_of(d, q, o);
+            /* ordered: no eager task is in an interval, and the
+             * interval's tasks end where an index passes high */
+            uint64_t end = o->ordered ? o->sorted : o->b;
+            for (uint64_t i = first_at(d, o, iv->low); i < end; i++) {
                 const rp_task *t = &d->tasks[i];
+                if (o->ordered && t->idx > iv->high)
+                    break;
                 /* an eagerly committed task has no index (idx 0): it is in
                  * no interval; the path's summary stops before it */
                 if (t->path_mask == RP_TASK_EAGER || t->idx < iv->low || t->idx > iv->high ||
@@ -383,10 +437,12 @@ int run_fullpath(const rp_run *run, uint64_t q, uint32_t j, rp_fullpath *out)
         out->covered_ns = ps->covered_ns;
         out->tail_ns = ps->cost_ns - (ps->covered_ns >= 0 ? ps->covered_ns : out->task_ns);
     }
+    free(ord);
     out->steps = sv.v;
     out->n = sv.n;
     return 0;
 oom:
+    free(ord);
     free(sv.v);
     memset(out, 0, sizeof *out);
     errno = ENOMEM;

@@ -139,7 +139,7 @@ out:
 /* the profile of the ranks whose bit is set in mask */
 static int merge_subset(const char *dir, uint32_t nranks, const uint8_t *mask, rp_profile *sub)
 {
-    rp_merge_opts o = {"rp-report", 1, 0.0, 1, mask, nranks};
+    rp_merge_opts o = {"rp-report", 1, 0.0, 1, mask, nranks, NULL};
     return merge_dir(dir, &o, sub);
 }
 

@@ -145,7 +145,7 @@ static int load(const char *arg, double min_share, rp_profile *p)
                 "in memory\n", shown);
     }
     free(prof);
-    rp_merge_opts o = {"rp-report", 0, min_share, 1, NULL, 0};
+    rp_merge_opts o = {"rp-report", 0, min_share, 1, NULL, 0, NULL};
     return merge_dir(arg, &o, p);
 }
 

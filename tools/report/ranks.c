@@ -17,6 +17,38 @@ static int64_t col_total(const rp_rankdata *d, uint32_t col)
     return t;
 }
 
+void ranks_row(const rp_rankdata *d, rp_rankrow *x)
+{
+    memset(x, 0, sizeof *x);
+    x->rank = d->rank;
+    snprintf(x->host, sizeof x->host, "%.63s", d->host);
+    x->wall_ns = d->wall_ns;
+    x->task_ns = col_total(d, RP_MET_RANK);
+    x->mpi_ns = col_total(d, RP_MET_MPI);
+    x->path0_ns = col_total(d, RP_MET_PATH0);   /* 0 when the column is absent */
+    for (uint32_t c = 0; c < d->n_counters; c++) {
+        const rp_counter *ct = &d->counters[c];
+        if (!strncmp(ct->name, "samples", sizeof ct->name))
+            x->samples = ct->value;
+        else if (!strncmp(ct->name, "main_thread_cpu_us", sizeof ct->name)) {
+            x->has_cpu = 1;
+            x->cpu_ns = (int64_t)ct->value * 1000;
+        } else if (!strncmp(ct->name, "host_cpus_online", sizeof ct->name)) {
+            x->host_cpus = ct->value > UINT32_MAX ? UINT32_MAX : (uint32_t)ct->value;
+        } else if (!strncmp(ct->name, "main_thread_involuntary_switches", sizeof ct->name)) {
+            x->invol_csw = ct->value;
+        } else if (!strncmp(ct->name, "task_time_ns", sizeof ct->name) && ct->value > 0 &&
+                   (int64_t)ct->value <= d->wall_ns + d->wall_ns / 100 + 1000000) {
+            /* exact: the rank measured every task; the rest of its
+             * wall time was inside MPI (a partial file's tail may
+             * pass its wall time by a little: clamped) */
+            x->exact = 1;
+            x->task_ns = (int64_t)ct->value < d->wall_ns ? (int64_t)ct->value : d->wall_ns;
+            x->mpi_ns = d->wall_ns - x->task_ns;
+        }
+    }
+}
+
 int32_t ranks_load(const char *dir, uint32_t nranks, rp_rankrow **out)
 {
     *out = NULL;
@@ -39,34 +71,7 @@ int32_t ranks_load(const char *dir, uint32_t nranks, rp_rankrow **out)
             rpfile_free(&d);
             continue;
         }
-        rp_rankrow *x = &v[n++];
-        x->rank = d.rank;
-        snprintf(x->host, sizeof x->host, "%.63s", d.host);
-        x->wall_ns = d.wall_ns;
-        x->task_ns = col_total(&d, RP_MET_RANK);
-        x->mpi_ns = col_total(&d, RP_MET_MPI);
-        x->path0_ns = col_total(&d, RP_MET_PATH0);   /* 0 when the column is absent */
-        for (uint32_t c = 0; c < d.n_counters; c++) {
-            const rp_counter *ct = &d.counters[c];
-            if (!strncmp(ct->name, "samples", sizeof ct->name))
-                x->samples = ct->value;
-            else if (!strncmp(ct->name, "main_thread_cpu_us", sizeof ct->name)) {
-                x->has_cpu = 1;
-                x->cpu_ns = (int64_t)ct->value * 1000;
-            } else if (!strncmp(ct->name, "host_cpus_online", sizeof ct->name)) {
-                x->host_cpus = ct->value > UINT32_MAX ? UINT32_MAX : (uint32_t)ct->value;
-            } else if (!strncmp(ct->name, "main_thread_involuntary_switches", sizeof ct->name)) {
-                x->invol_csw = ct->value;
-            } else if (!strncmp(ct->name, "task_time_ns", sizeof ct->name) && ct->value > 0 &&
-                       (int64_t)ct->value <= d.wall_ns + d.wall_ns / 100 + 1000000) {
-                /* exact: the rank measured every task; the rest of its
-                 * wall time was inside MPI (a partial file's tail may
-                 * pass its wall time by a little: clamped) */
-                x->exact = 1;
-                x->task_ns = (int64_t)ct->value < d.wall_ns ? (int64_t)ct->value : d.wall_ns;
-                x->mpi_ns = d.wall_ns - x->task_ns;
-            }
-        }
+        ranks_row(&d, &v[n++]);
         rpfile_free(&d);
     }
     rankfiles_free(rk, paths, nf);

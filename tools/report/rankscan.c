@@ -83,12 +83,13 @@ int rankscan_subset(void *scan, const uint8_t *mask, uint32_t nranks, rp_profile
         memcmp(mask, s->te_mask, nranks / 8 + 1) == 0) {
         rp_merger *m = s->te;
         s->te = NULL;
-        int rc = merger_finish(m, s->dir, &s->pick, s->ranks, s->n, sub);
-        /* its messages where merging the files would have printed them */
+        /* the messages of its files now, where merging them would have
+         * printed them; the rest (finishing, symbolising) straight out */
         fflush(s->te_logf);
         if (s->te_loglen)
             fwrite(s->te_log, 1, s->te_loglen, stderr);
-        return rc;
+        s->te_opts.log = NULL;
+        return merger_finish(m, s->dir, &s->pick, s->ranks, s->n, sub);
     }
     rp_merge_opts o = {"rp-report", 1, 0.0, 1, mask, nranks, NULL};
     return merge_list(s->dir, &o, &s->pick, s->ranks, s->paths, s->n, sub);

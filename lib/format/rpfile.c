@@ -795,8 +795,19 @@ static int dec_edges(const rp_section *s, rp_rankdata *d, char *err, size_t errl
     return 0;
 }
 
+/* Reads so far (rpfile_read_counts): a tools' check, so atomic but
+ * otherwise unused by the runtime. */
+static uint64_t n_read_full, n_read_job;
+
+void rpfile_read_counts(uint64_t *full, uint64_t *job)
+{
+    *full = __atomic_load_n(&n_read_full, __ATOMIC_RELAXED);
+    *job = __atomic_load_n(&n_read_job, __ATOMIC_RELAXED);
+}
+
 int rpfile_read(const char *path, rp_rankdata *d, char *err, size_t errlen)
 {
+    __atomic_fetch_add(&n_read_full, 1, __ATOMIC_RELAXED);
     memset(d, 0, sizeof *d);
     enum { S_HEAD, S_STAT, S_CNTR, S_MODS, S_MPIN, S_CCT, S_TASK, S_PSUM, S_EDGE, S_PCOV,
            S_JOB, S_PCMP, S_N };
@@ -892,6 +903,7 @@ static int read_job_entry(const char *path, rp_jobid *job, char *err, size_t err
 
 int rpfile_read_job(const char *path, rp_jobid *job, char *err, size_t errlen)
 {
+    __atomic_fetch_add(&n_read_job, 1, __ATOMIC_RELAXED);
     memset(job, 0, sizeof *job);
     char file[4096];
     uint32_t ent;

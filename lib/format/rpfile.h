@@ -160,6 +160,10 @@ void rpfile_free(rp_rankdata *d);   /* frees what rpfile_read allocated */
  * no JOB section, "job unknown"); -1 with a reason in err if the file
  * cannot be walked.  PATH may name a job file's entry as for rpfile_read. */
 int  rpfile_read_job(const char *path, rp_jobid *job, char *err, size_t errlen);
+/* How many rpfile_read (*full) and rpfile_read_job (*job) calls this
+ * process has made, each one open of a file: rp-report's RP_REPORT_READS
+ * says them, so a test can catch a file read twice. */
+void rpfile_read_counts(uint64_t *full, uint64_t *job);
 /* Same job?  Two unknown jobs compare equal. */
 int  rpfile_same_job(const rp_jobid *a, const rp_jobid *b);
 /* Look up a counter; 0 if absent. */

@@ -8,6 +8,8 @@
 #include "common/names.h"
 #include "report/precision.h"
 #include "common/strtab.h"
+#include "core/show.h"
+#include "report/ranks.h"
 #include "unit.h"
 
 static void elide(const char *in, const char *want)
@@ -40,9 +42,104 @@ static void strtab_growth(void)
     strtab_free(&t);
 }
 
+/* report_oversubscribed's hosts as it found them before sorting: every row
+ * against the rows before it (quadratic), the reference its account must
+ * match byte for byte. */
+static int oversub_ref(const rp_rankrow *r, uint32_t n, char *buf, size_t len)
+{
+    uint32_t hosts_over = 0, ranks_over = 0, hosts = 0, worst = UINT32_MAX, worst_n = 0;
+    uint32_t desched = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        desched += r[i].has_cpu && (double)r[i].cpu_ns < RP_RANK_CPU_LOW * (double)r[i].task_ns;
+        uint32_t first = i;
+        for (uint32_t j = 0; j < i; j++)
+            if (!strncmp(r[j].host, r[i].host, sizeof r[i].host)) {
+                first = j;
+                break;
+            }
+        if (first != i)
+            continue;
+        hosts++;
+        uint32_t on = 0, cpus = 0;
+        for (uint32_t j = i; j < n; j++)
+            if (!strncmp(r[j].host, r[i].host, sizeof r[i].host)) {
+                on++;
+                if (r[j].host_cpus > cpus)
+                    cpus = r[j].host_cpus;
+            }
+        if (cpus && on > cpus) {
+            hosts_over++;
+            ranks_over += on;
+            if (worst == UINT32_MAX || (double)on / cpus > (double)worst_n / r[worst].host_cpus) {
+                worst = i;
+                worst_n = on;
+            }
+        }
+    }
+    if (!hosts_over && !desched)
+        return 0;
+    size_t w = 0;
+    char host[RP_SHOW_MIN];
+    if (hosts_over) {
+        uint32_t cpus = 0;
+        for (uint32_t j = 0; j < n; j++)
+            if (!strncmp(r[j].host, r[worst].host, sizeof r[worst].host) && r[j].host_cpus > cpus)
+                cpus = r[j].host_cpus;
+        char h[sizeof r[worst].host + 1];
+        snprintf(h, sizeof h, "%.*s", (int)sizeof r[worst].host, r[worst].host);
+        rp_show(host, sizeof host, h);
+        if (hosts == 1)
+            w += (size_t)snprintf(buf + w, len - w, "%u ranks on %u CPU%s of host %s", worst_n,
+                                  cpus, cpus == 1 ? "" : "s", host);
+        else
+            w += (size_t)snprintf(buf + w, len - w, "%u of %u hosts have more ranks than CPUs "
+                                  "(%u ranks on them; worst: %u ranks on %u CPU%s of host %s)",
+                                  hosts_over, hosts, ranks_over, worst_n, cpus,
+                                  cpus == 1 ? "" : "s", host);
+    }
+    if (desched && w < len)
+        w += (size_t)snprintf(buf + w, len - w, "%s%u of %u rank%s had less CPU time than "
+                              "%.0f%% of %s task time", w ? "; " : "", desched, n,
+                              n == 1 ? "" : "s", 100.0 * RP_RANK_CPU_LOW,
+                              desched == 1 ? "its" : "their");
+    if (w < len)
+        snprintf(buf + w, len - w, ": ranks waited for a CPU, so task times, path costs "
+                 "and imbalance include that waiting, and a polling MPI's waits took CPU "
+                 "from the ranks computing (the critical path's share of wall is not what "
+                 "a core per rank would give); the per-rank CPU column shows each rank");
+    return 1;
+}
+
+/* Random rows: a few hosts in any order, CPU counts that differ between a
+ * host's rows (0: not recorded), some ranks descheduled. */
+static void oversubscribed(void)
+{
+    uint64_t x = 88172645463325252ull;
+    for (int t = 0; t < 400; t++) {
+        rp_rankrow r[48];
+        uint32_t n = 1 + (uint32_t)(t % 48);
+        for (uint32_t i = 0; i < n; i++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            memset(&r[i], 0, sizeof r[i]);
+            r[i].rank = i;
+            snprintf(r[i].host, sizeof r[i].host, "node%u", (unsigned)(x % (1 + t % 7)));
+            r[i].host_cpus = (uint32_t)(x >> 8) % 5;
+            r[i].has_cpu = (x >> 16) % 3 != 0;
+            r[i].task_ns = 1000;
+            r[i].cpu_ns = (x >> 20) % 4 ? 900 : 100;
+        }
+        char a[1024], b[1024];
+        int ra = report_oversubscribed(r, n, a, sizeof a);
+        int rb = oversub_ref(r, n, b, sizeof b);
+        CHECK(ra == rb);
+        CHECK(!ra || strcmp(a, b) == 0);
+    }
+}
+
 int main(void)
 {
     strtab_growth();
+    oversubscribed();
     elide("foo", "foo");
     elide("<unknown>", "<unknown>");   /* pseudo-frames are not templates */
     elide("std::vector<double, std::allocator<double> >::push_back(double const&)",

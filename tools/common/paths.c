@@ -22,61 +22,93 @@
 
 /* ---- loading ------------------------------------------------------------- */
 
-int run_load(const char *dir, const char *prog, rp_run *run)
+void run_begin(rp_run *run, const char *prog)
 {
     memset(run, 0, sizeof *run);
     run->prog = prog;
+}
+
+void run_bad(const rp_run *run, const char *path, const char *why)
+{
+    fprintf(stderr, "%s: %s: %s\n", run->prog, path, why);
+}
+
+int run_add(rp_run *run, const char *path, uint32_t rank, rp_rankdata *d)
+{
+    const char *prog = run->prog;
+    int have = run->rd != NULL;
+    const char *bad = NULL;
+    if (run->failed) {
+        rpfile_free(d);
+        return -1;
+    }
+    if (d->rank != rank)
+        bad = "holds another rank than its name says";
+    else if (have && (d->nranks != run->nranks || d->k != run->k || d->mode != run->mode))
+        bad = "from another run (nranks, k or mode differ); ignored";
+    else if (have && run->present[d->rank])
+        bad = "second file for this rank; ignored";
+    if (bad) {
+        fprintf(stderr, "%s: %s: %s\n", prog, path, bad);
+        rpfile_free(d);
+        return 0;
+    }
+    if (!have) {
+        run->nranks = d->nranks;
+        run->k = d->k;
+        run->mode = d->mode;
+        run->rd = calloc(d->nranks, sizeof *run->rd);
+        run->present = calloc(d->nranks, 1);
+        if (!run->rd || !run->present) {
+            rpfile_free(d);
+            fprintf(stderr, "%s: out of memory\n", prog);
+            run->failed = 1;
+            return -1;
+        }
+    }
+    run->rd[d->rank] = *d;
+    memset(d, 0, sizeof *d);
+    run->present[run->rd[rank].rank] = 1;
+    run->n_present++;
+    if (run->rd[rank].wall_ns > run->wall_ns)
+        run->wall_ns = run->rd[rank].wall_ns;
+    return 0;
+}
+
+int run_load(const char *dir, const char *prog, rp_run *run)
+{
+    run_begin(run, prog);
     uint32_t *ranks, n;
     char **paths;
     if (rankfiles_list(dir, &ranks, &paths, &n) != 0) {
         fprintf(stderr, "%s: %s: %s\n", prog, dir, strerror(errno));
         return -1;
     }
-    if (n == 0) {
-        fprintf(stderr, "%s: %s: no rank files (rank-NNNNN.rpp) found\n", prog, dir);
-        free(ranks);
-        free(paths);
-        return -1;
-    }
-    int rc = -1, have = 0;
     for (uint32_t i = 0; i < n; i++) {
         rp_rankdata d;
         char err[256];
         if (rpfile_read(paths[i], &d, err, sizeof err) != 0) {
-            fprintf(stderr, "%s: %s: %s\n", prog, paths[i], err);
+            run_bad(run, paths[i], err);
             continue;
         }
-        const char *bad = NULL;
-        if (d.rank != ranks[i])
-            bad = "holds another rank than its name says";
-        else if (have && (d.nranks != run->nranks || d.k != run->k || d.mode != run->mode))
-            bad = "from another run (nranks, k or mode differ); ignored";
-        else if (have && run->present[d.rank])
-            bad = "second file for this rank; ignored";
-        if (bad) {
-            fprintf(stderr, "%s: %s: %s\n", prog, paths[i], bad);
-            rpfile_free(&d);
-            continue;
-        }
-        if (!have) {
-            run->nranks = d.nranks;
-            run->k = d.k;
-            run->mode = d.mode;
-            run->rd = calloc(d.nranks, sizeof *run->rd);
-            run->present = calloc(d.nranks, 1);
-            if (!run->rd || !run->present) {
-                rpfile_free(&d);
-                fprintf(stderr, "%s: out of memory\n", prog);
-                goto out;
-            }
-            have = 1;
-        }
-        run->rd[d.rank] = d;
-        run->present[d.rank] = 1;
-        run->n_present++;
-        if (d.wall_ns > run->wall_ns)
-            run->wall_ns = d.wall_ns;
+        if (run_add(run, paths[i], ranks[i], &d) != 0)
+            break;
     }
+    int rc = run_finish(run, dir, n);
+    rankfiles_free(ranks, paths, n);
+    return rc;
+}
+
+int run_finish(rp_run *run, const char *dir, uint32_t n)
+{
+    const char *prog = run->prog;
+    int rc = -1, have = run->rd != NULL;
+    if (n == 0) {
+        fprintf(stderr, "%s: %s: no rank files (rank-NNNNN.rpp) found\n", prog, dir);
+        goto out;
+    }
+    if (run->failed)
+        goto out;
     if (!have) {
         fprintf(stderr, "%s: %s: none of the %u rank files could be read\n", prog, dir, n);
         goto out;
@@ -142,10 +174,6 @@ int run_load(const char *dir, const char *prog, rp_run *run)
                 "using rank %u's\n", prog, differ, f->rank, f->rank);
     rc = 0;
 out:
-    for (uint32_t i = 0; i < n; i++)
-        free(paths[i]);
-    free(paths);
-    free(ranks);
     if (rc != 0)
         run_free(run);
     return rc;

@@ -73,6 +73,7 @@ typedef struct rp_run {
     uint32_t    *ps_first;    /* [nphases + 1]: pathsums of phase q are
                                  first->pathsums[ps_first[q] .. ps_first[q+1]) */
     int64_t      wall_ns;     /* max over ranks */
+    int          failed;      /* run_add ran out of memory */
 } rp_run;
 
 /* Read every rank file of DIR (all must agree on nranks, k, mode).  Missing
@@ -80,6 +81,20 @@ typedef struct rp_run {
  * message printed. */
 int  run_load(const char *dir, const char *prog, rp_run *run);
 void run_free(rp_run *run);
+
+/* run_load in steps, for a caller that reads each rank file once for
+ * several uses (report/rankscan.h): begin, then for every listed file in
+ * list order run_add (or run_bad if it could not be read), then finish
+ * with the number of files listed. */
+void run_begin(rp_run *run, const char *prog);
+/* A file that could not be read, named with its reason. */
+void run_bad(const rp_run *run, const char *path, const char *why);
+/* d, read from path whose name says rank: kept (the run owns it; *d is
+ * zeroed) or named with its reason and freed.  0, or -1 on ENOMEM. */
+int  run_add(rp_run *run, const char *path, uint32_t rank, rp_rankdata *d);
+/* Checks what was added (as run_load); 0, or -1 with a message printed
+ * (the run then freed). */
+int  run_finish(rp_run *run, const char *dir, uint32_t nfiles);
 
 /* Number of paths held in phase q and the cost of path j (-1 if absent). */
 uint32_t run_npaths(const rp_run *run, uint64_t q);

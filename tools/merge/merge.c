@@ -509,125 +509,115 @@ static void mstate_free(mstate *s)
     free(s->counters);
 }
 
-int merge_dir(const char *dir, const rp_merge_opts *o, rp_profile *p)
+/* Where a merge's messages go: o->log, else stderr. */
+static FILE *logf_of(const rp_merge_opts *o)
+{
+    return o->log ? o->log : stderr;
+}
+
+struct rp_merger {
+    mstate s;
+    int    fatal;   /* out of memory: the rest is not merged */
+};
+
+rp_merger *merger_new(const rp_merge_opts *o)
+{
+    rp_merger *m = calloc(1, sizeof *m);
+    if (!m)
+        return NULL;
+    m->s.o = o;
+    if (strtab_init(&m->s.strs) != 0) {
+        free(m);
+        return NULL;
+    }
+    return m;
+}
+
+int merger_wants(const rp_merger *m, uint32_t rank)
+{
+    const rp_merge_opts *o = m->s.o;
+    return !o->only || (rank < o->only_n && (o->only[rank / 8] >> (rank % 8) & 1));
+}
+
+void merger_bad(rp_merger *m, const char *path, const char *why)
+{
+    fprintf(logf_of(m->s.o), "%s: %s: %s\n", m->s.o->prog, path, why);
+}
+
+int merger_add(rp_merger *m, const char *path, uint32_t rank, const rp_rankdata *d)
+{
+    mstate *s = &m->s;
+    const rp_merge_opts *o = s->o;
+    char why[256];
+    const char *bad = NULL;
+    if (m->fatal)
+        return -1;
+    if (d->rank != rank) {
+        snprintf(why, sizeof why, "holds rank %u, not the rank its name says", d->rank);
+        bad = why;
+    } else if (s->have_first && (bad = mismatch(s, d, why, sizeof why)) != NULL) {
+        /* bad set */
+    } else if (s->present && (s->present[d->rank / 8] >> (d->rank % 8) & 1)) {
+        snprintf(why, sizeof why, "second file for rank %u; ignored", d->rank);
+        bad = why;
+    }
+    if (bad) {
+        fprintf(logf_of(o), "%s: %s: %s\n", o->prog, path, bad);
+        return 0;
+    }
+    if (!s->have_first) {
+        s->first = *d;   /* header fields only: the arrays stay the caller's */
+        memset(&s->first.stats, 0, sizeof s->first.stats);
+        s->first.counters = NULL;
+        s->first.modules = NULL;
+        s->first.mpi_names = NULL;
+        s->first.nodes = NULL;
+        s->first.metrics = NULL;
+        s->first.tasks = NULL;     /* tasks, paths, edges: tools/common/paths.c reads them */
+        s->first.pathsums = NULL;
+        s->first.edges = NULL;
+        s->first.phase_comp = NULL;
+        s->have_first = 1;
+        s->present = calloc(d->nranks / 8 + 1, 1);
+        if (!s->present || tree_init(&s->t, d->n_metrics) != 0)
+            m->fatal = 1;
+    }
+    if (!m->fatal && merge_rank(s, d) != 0)
+        m->fatal = 1;
+    if (m->fatal)
+        return -1;
+    s->present[d->rank / 8] |= (uint8_t)(1u << (d->rank % 8));
+    s->ranks_present++;
+    return 0;
+}
+
+void merger_free(rp_merger *m)
+{
+    if (!m)
+        return;
+    mstate_free(&m->s);
+    free(m);
+}
+
+int merger_finish(rp_merger *m, const char *dir, const rp_jobpick *pick,
+                  const uint32_t *franks, uint32_t nfiles, rp_profile *p)
 {
     memset(p, 0, sizeof *p);
-    uint32_t *franks;
-    char **fpaths;
-    uint32_t nfiles;
-    rp_jobpick pick;
-    if (rankfiles_list_job(dir, &franks, &fpaths, &nfiles, &pick) != 0) {
-        if (pick.err[0])   /* a job file failing its checks */
-            fprintf(stderr, "%s: %s\n", o->prog, pick.err);
-        else
-            fprintf(stderr, "%s: %s: %s\n", o->prog, dir, strerror(errno));
-        return -1;
-    }
-    if (pick.n_left) {
-        /* One job per profile: never a mix (doc/robustness.md "Job identity"). */
-        char kept[400];
-        rankfiles_job_name(&pick.job, kept, sizeof kept);
-        fprintf(stderr, "%s: %s: %s: the rank files belong to %u jobs; %s\n", o->prog, dir,
-                o->newest_job ? "warning" : "error", pick.n_jobs,
-                o->newest_job ? "merging only the newest" : "refusing to mix them");
-        fprintf(stderr, "%s: %s: newest: %s, %u file%s\n", o->prog, dir, kept, pick.n_kept,
-                pick.n_kept == 1 ? "" : "s");
-        for (uint32_t i = 0; i < pick.n_left; i++)
-            fprintf(stderr, "%s: %s: %s: %s\n", o->prog, pick.left[i],
-                    o->newest_job ? "left out, another job" : "another job", pick.left_job[i]);
-        if (!o->newest_job) {
-            fprintf(stderr, "%s: %s: move the other jobs' files away, or merge the newest "
-                            "job's with --newest-job\n", o->prog, dir);
-            rankfiles_pick_free(&pick);
-            rankfiles_free(franks, fpaths, nfiles);
-            return -1;
-        }
-    }
-    if (pick.stale) {
-        char kept[400], last[400];
-        rankfiles_job_name(&pick.job, kept, sizeof kept);
-        rankfiles_job_name(&pick.last, last, sizeof last);
-        fprintf(stderr, "%s: %s: %s: the last job to use this directory, %s, left no rank "
-                        "file (it died before writing one); the rank files here are of an "
-                        "older job, %s\n", o->prog, dir, o->newest_job ? "warning" : "error",
-                last, kept);
-        if (!o->newest_job) {
-            fprintf(stderr, "%s: %s: merge them anyway with --newest-job\n", o->prog, dir);
-            rankfiles_pick_free(&pick);
-            rankfiles_free(franks, fpaths, nfiles);
-            return -1;
-        }
-    }
-    if (nfiles == 0) {
-        rankfiles_pick_free(&pick);
-        fprintf(stderr, "%s: %s: no rank files (rank-NNNNN.rpp) found\n", o->prog, dir);
-        rankfiles_free(franks, fpaths, nfiles);
-        return -1;
-    }
-    mstate s;
-    memset(&s, 0, sizeof s);
-    s.o = o;
-    int rc = -1, fatal = 0;
-    if (strtab_init(&s.strs) != 0)
+    mstate *s = &m->s;
+    const rp_merge_opts *o = s->o;
+    FILE *log = logf_of(o);
+    int rc = -1;
+    if (m->fatal)
         goto oom;
-    for (uint32_t i = 0; i < nfiles && !fatal; i++) {
-        const char *path = fpaths[i];
-        if (o->only && (franks[i] >= o->only_n ||
-                        !(o->only[franks[i] / 8] >> (franks[i] % 8) & 1)))
-            continue;   /* not in the subset asked for */
-        rp_rankdata d;
-        char err[256], why[256];
-        const char *bad = NULL;
-        if (rpfile_read(path, &d, err, sizeof err) != 0) {
-            bad = err;
-        } else if (d.rank != franks[i]) {
-            snprintf(why, sizeof why, "holds rank %u, not the rank its name says", d.rank);
-            bad = why;
-        } else if (s.have_first && (bad = mismatch(&s, &d, why, sizeof why)) != NULL) {
-            /* bad set */
-        } else if (s.present && (s.present[d.rank / 8] >> (d.rank % 8) & 1)) {
-            snprintf(why, sizeof why, "second file for rank %u; ignored", d.rank);
-            bad = why;
-        }
-        if (bad) {
-            fprintf(stderr, "%s: %s: %s\n", o->prog, path, bad);
-        } else {
-            if (!s.have_first) {
-                s.first = d;   /* header fields only: the arrays are freed below */
-                memset(&s.first.stats, 0, sizeof s.first.stats);
-                s.first.counters = NULL;
-                s.first.modules = NULL;
-                s.first.mpi_names = NULL;
-                s.first.nodes = NULL;
-                s.first.metrics = NULL;
-                s.first.tasks = NULL;     /* tasks, paths, edges: tools/common/paths.c reads them */
-                s.first.pathsums = NULL;
-                s.first.edges = NULL;
-                s.have_first = 1;
-                s.present = calloc(d.nranks / 8 + 1, 1);
-                if (!s.present || tree_init(&s.t, d.n_metrics) != 0)
-                    fatal = 1;
-            }
-            if (!fatal && merge_rank(&s, &d) != 0)
-                fatal = 1;
-            if (!fatal) {
-                s.present[d.rank / 8] |= (uint8_t)(1u << (d.rank % 8));
-                s.ranks_present++;
-            }
-        }
-        rpfile_free(&d);   /* safe after a failed read too: it zeroes d */
-    }
-    if (fatal)
-        goto oom;
-    if (s.ranks_present == 0) {
-        fprintf(stderr, "%s: %s: none of the %u rank files could be read\n", o->prog, dir,
+    if (s->ranks_present == 0) {
+        fprintf(log, "%s: %s: none of the %u rank files could be read\n", o->prog, dir,
                 nfiles);
         goto out;
     }
 
     /* Header, missing ranks. */
-    const rp_rankdata *f = &s.first;
-    p->ranks_present = s.ranks_present;
+    const rp_rankdata *f = &s->first;
+    p->ranks_present = s->ranks_present;
     p->nranks = f->nranks;
     p->k = f->k;
     p->mode = f->mode;
@@ -636,61 +626,61 @@ int merge_dir(const char *dir, const rp_merge_opts *o, rp_profile *p)
     p->period_us = f->period_us;
     p->clock = f->clock;
     p->phase_k = f->phase_k;
-    p->wall_ns = s.wall_ns;
+    p->wall_ns = s->wall_ns;
     memcpy(p->exe, f->exe, sizeof p->exe);
-    if (pick.stale) {
-        rankfiles_job_name(&pick.job, p->job, sizeof p->job);
-        rankfiles_job_name(&pick.last, p->last_job, sizeof p->last_job);
+    if (pick->stale) {
+        rankfiles_job_name(&pick->job, p->job, sizeof p->job);
+        rankfiles_job_name(&pick->last, p->last_job, sizeof p->last_job);
     }
-    if (pick.n_left) {
-        rankfiles_job_name(&pick.job, p->job, sizeof p->job);
-        p->n_jobs = pick.n_jobs;
-        p->left_out = calloc(pick.n_left, sizeof *p->left_out);
+    if (pick->n_left) {
+        rankfiles_job_name(&pick->job, p->job, sizeof p->job);
+        p->n_jobs = pick->n_jobs;
+        p->left_out = calloc(pick->n_left, sizeof *p->left_out);
         if (!p->left_out)
             goto oom;
-        for (uint32_t i = 0; i < pick.n_left; i++) {
+        for (uint32_t i = 0; i < pick->n_left; i++) {
             char *x;
-            if (asprintf(&x, "%s: %s", pick.left[i], pick.left_job[i]) < 0)
+            if (asprintf(&x, "%s: %s", pick->left[i], pick->left_job[i]) < 0)
                 goto oom;
             p->left_out[p->n_left_out++] = x;
         }
     }
-    p->n_missing = f->nranks - s.ranks_present;
+    p->n_missing = f->nranks - s->ranks_present;
     p->missing = malloc((size_t)(p->n_missing ? p->n_missing : 1) * sizeof *p->missing);
     if (!p->missing)
         goto oom;
     uint32_t nm = 0, shown = 0, fi = 0;
     for (uint32_t r = 0; r < f->nranks; r++) {
-        if (s.present[r / 8] >> (r % 8) & 1)
+        if (s->present[r / 8] >> (r % 8) & 1)
             continue;
         p->missing[nm++] = r;
         while (fi < nfiles && franks[fi] < r)
             fi++;
         int has_file = fi < nfiles && franks[fi] == r;
-        for (uint32_t j = 0; j < pick.n_left && !has_file; j++)
-            has_file = pick.left_ranks[j] == r;   /* named above as left out */
+        for (uint32_t j = 0; j < pick->n_left && !has_file; j++)
+            has_file = pick->left_ranks[j] == r;   /* named above as left out */
         if (!has_file && !o->quiet && !o->only && shown < MAX_MISSING_LINES) {
-            fprintf(stderr, "%s: %s/rank-%05u.rpp: missing\n", o->prog, dir, r);
+            fprintf(log, "%s: %s/rank-%05u.rpp: missing\n", o->prog, dir, r);
             shown++;
         }
     }
     if (nm > 0 && !o->only)
-        fprintf(stderr, "%s: %s: %u of %u ranks missing or unreadable; merged the other %u\n",
-                o->prog, dir, nm, f->nranks, s.ranks_present);
-    if (s.stats_differ)
-        fprintf(stderr,
+        fprintf(log, "%s: %s: %u of %u ranks missing or unreadable; merged the other %u\n",
+                o->prog, dir, nm, f->nranks, s->ranks_present);
+    if (s->stats_differ)
+        fprintf(log,
                 "%s: warning: phase statistics differ on %u rank(s); using rank %u's "
                 "(%llu phases)\n",
-                o->prog, s.stats_differ, s.stats_rank, (unsigned long long)s.stats.nphases);
-    p->stats = s.stats;
-    memset(&s.stats, 0, sizeof s.stats);
-    p->counters = s.counters;
-    p->n_counters = s.n_counters;
-    s.counters = NULL;
+                o->prog, s->stats_differ, s->stats_rank, (unsigned long long)s->stats.nphases);
+    p->stats = s->stats;
+    memset(&s->stats, 0, sizeof s->stats);
+    p->counters = s->counters;
+    p->n_counters = s->n_counters;
+    s->counters = NULL;
 
-    if (build_profile(&s, p) != 0)
+    if (build_profile(s, p) != 0)
         goto oom;
-    p->strs = strtab_take(&s.strs, &p->n_strs);   /* fold reads the names */
+    p->strs = strtab_take(&s->strs, &p->n_strs);   /* fold reads the names */
     if (profile_fold(p) != 0)
         goto oom;
     clamp_paths(p);
@@ -700,12 +690,103 @@ int merge_dir(const char *dir, const rp_merge_opts *o, rp_profile *p)
     rc = 0;
     goto out;
 oom:
-    fprintf(stderr, "%s: %s: out of memory while merging\n", o->prog, dir);
+    fprintf(log, "%s: %s: out of memory while merging\n", o->prog, dir);
     rc = -1;
 out:
     if (rc != 0)
         profile_free(p);
-    mstate_free(&s);
+    merger_free(m);
+    return rc;
+}
+
+/* The pick's account of other jobs and of a stale claim (merge_dir's
+ * messages); 0, or -1 when the merge must not go on (o->newest_job 0). */
+static int say_pick(const char *dir, const rp_merge_opts *o, const rp_jobpick *pick)
+{
+    FILE *log = logf_of(o);
+    if (pick->n_left) {
+        /* One job per profile: never a mix (doc/robustness.md "Job identity"). */
+        char kept[400];
+        rankfiles_job_name(&pick->job, kept, sizeof kept);
+        fprintf(log, "%s: %s: %s: the rank files belong to %u jobs; %s\n", o->prog, dir,
+                o->newest_job ? "warning" : "error", pick->n_jobs,
+                o->newest_job ? "merging only the newest" : "refusing to mix them");
+        fprintf(log, "%s: %s: newest: %s, %u file%s\n", o->prog, dir, kept, pick->n_kept,
+                pick->n_kept == 1 ? "" : "s");
+        for (uint32_t i = 0; i < pick->n_left; i++)
+            fprintf(log, "%s: %s: %s: %s\n", o->prog, pick->left[i],
+                    o->newest_job ? "left out, another job" : "another job", pick->left_job[i]);
+        if (!o->newest_job) {
+            fprintf(log, "%s: %s: move the other jobs' files away, or merge the newest "
+                         "job's with --newest-job\n", o->prog, dir);
+            return -1;
+        }
+    }
+    if (pick->stale) {
+        char kept[400], last[400];
+        rankfiles_job_name(&pick->job, kept, sizeof kept);
+        rankfiles_job_name(&pick->last, last, sizeof last);
+        fprintf(log, "%s: %s: %s: the last job to use this directory, %s, left no rank "
+                     "file (it died before writing one); the rank files here are of an "
+                     "older job, %s\n", o->prog, dir, o->newest_job ? "warning" : "error",
+                last, kept);
+        if (!o->newest_job) {
+            fprintf(log, "%s: %s: merge them anyway with --newest-job\n", o->prog, dir);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int merge_list(const char *dir, const rp_merge_opts *o, const rp_jobpick *pick,
+               const uint32_t *franks, char *const *fpaths, uint32_t nfiles, rp_profile *p)
+{
+    memset(p, 0, sizeof *p);
+    /* a subset's merge (o->only) follows a whole-run report that has
+     * named the other jobs already */
+    if (!o->only && say_pick(dir, o, pick) != 0)
+        return -1;
+    if (nfiles == 0) {
+        fprintf(logf_of(o), "%s: %s: no rank files (rank-NNNNN.rpp) found\n", o->prog, dir);
+        return -1;
+    }
+    rp_merger *m = merger_new(o);
+    if (!m) {
+        fprintf(logf_of(o), "%s: %s: out of memory while merging\n", o->prog, dir);
+        return -1;
+    }
+    for (uint32_t i = 0; i < nfiles; i++) {
+        if (!merger_wants(m, franks[i]))
+            continue;   /* not in the subset asked for */
+        rp_rankdata d;
+        char err[256];
+        int fatal = 0;
+        if (rpfile_read(fpaths[i], &d, err, sizeof err) != 0)
+            merger_bad(m, fpaths[i], err);
+        else
+            fatal = merger_add(m, fpaths[i], franks[i], &d) != 0;
+        rpfile_free(&d);   /* safe after a failed read too: it zeroes d */
+        if (fatal)
+            break;
+    }
+    return merger_finish(m, dir, pick, franks, nfiles, p);
+}
+
+int merge_dir(const char *dir, const rp_merge_opts *o, rp_profile *p)
+{
+    memset(p, 0, sizeof *p);
+    uint32_t *franks;
+    char **fpaths;
+    uint32_t nfiles;
+    rp_jobpick pick;
+    if (rankfiles_list_job(dir, &franks, &fpaths, &nfiles, &pick) != 0) {
+        if (pick.err[0])   /* a job file failing its checks */
+            fprintf(logf_of(o), "%s: %s\n", o->prog, pick.err);
+        else
+            fprintf(logf_of(o), "%s: %s: %s\n", o->prog, dir, strerror(errno));
+        return -1;
+    }
+    int rc = merge_list(dir, o, &pick, franks, fpaths, nfiles, p);
     rankfiles_pick_free(&pick);
     rankfiles_free(franks, fpaths, nfiles);
     return rc;

@@ -38,7 +38,7 @@ static const char usage_text[] =
 int main(int argc, char **argv)
 {
     const char *out = NULL, *dir = NULL;
-    rp_merge_opts o = {"rp-merge", 0, RP_PRUNE_DEFAULT_PCT, 0, NULL, 0};
+    rp_merge_opts o = {"rp-merge", 0, RP_PRUNE_DEFAULT_PCT, 0, NULL, 0, NULL};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {

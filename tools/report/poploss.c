@@ -2,11 +2,12 @@
  *
  * The merged profile sums every rank, so the busiest rank's own profile,
  * and the MPI time of the ranks on the critical path, come from merging
- * those ranks' files alone (merge.h, rp_merge_opts.only).  Source lines
+ * those ranks' files alone (merge.h, rp_merge_opts.only), as the caller's
+ * merge_subset makes them (rp-report: rankscan.h, which has merged the
+ * critical path's ranks while reading each file once).  Source lines
  * are matched between profiles by their strings (each profile has its own
  * string table). */
 #include "report/poploss.h"
-#include "merge/merge.h"
 #include "common/frames.h"
 #include "common/names.h"
 #include "report/model.h"
@@ -136,14 +137,7 @@ out:
     return rc;
 }
 
-/* the profile of the ranks whose bit is set in mask */
-static int merge_subset(const char *dir, uint32_t nranks, const uint8_t *mask, rp_profile *sub)
-{
-    rp_merge_opts o = {"rp-report", 1, 0.0, 1, mask, nranks};
-    return merge_dir(dir, &o, sub);
-}
-
-static int transfer(const char *dir, const rp_profile *p, const uint32_t *rank,
+static int transfer(rp_subset_fn merge_subset, void *ctx, const rp_profile *p, const uint32_t *rank,
                     const int64_t *path0_ns, uint32_t n, uint32_t top, rp_poploss *l)
 {
     uint8_t *mask = calloc(p->nranks / 8 + 1, 1);
@@ -156,7 +150,7 @@ static int transfer(const char *dir, const rp_profile *p, const uint32_t *rank,
         }
     rp_profile sub;
     int rc = 0;
-    if (l->te_ranks == 0 || merge_subset(dir, p->nranks, mask, &sub) != 0) {
+    if (l->te_ranks == 0 || merge_subset(ctx, mask, p->nranks, &sub) != 0) {
         free(mask);
         return l->te_ranks == 0 ? 0 : -1;
     }
@@ -195,7 +189,7 @@ static int transfer(const char *dir, const rp_profile *p, const uint32_t *rank,
     return rc;
 }
 
-int poploss_compute(const char *dir, const rp_profile *p, const rp_pop *q,
+int poploss_compute(rp_subset_fn merge_subset, void *ctx, const rp_profile *p, const rp_pop *q,
                     const uint32_t *rank, const int64_t *path0_ns, uint32_t n, uint32_t top,
                     rp_poploss *out)
 {
@@ -208,7 +202,7 @@ int poploss_compute(const char *dir, const rp_profile *p, const rp_pop *q,
         return -1;
     mask[q->busiest / 8] = (uint8_t)(1u << (q->busiest % 8));
     rp_profile one;
-    int rc = merge_subset(dir, p->nranks, mask, &one);
+    int rc = merge_subset(ctx, mask, p->nranks, &one);
     free(mask);
     if (rc != 0)
         return -1;
@@ -223,7 +217,7 @@ int poploss_compute(const char *dir, const rp_profile *p, const rp_pop *q,
                         &out->n_ser);
     profile_free(&one);
     if (rc == 0)
-        rc = transfer(dir, p, rank, path0_ns, n, top, out);
+        rc = transfer(merge_subset, ctx, p, rank, path0_ns, n, top, out);
     if (rc != 0)
         poploss_free(out);
     return rc;

@@ -27,12 +27,20 @@ typedef struct rp_poploss {
     int64_t     te_mpi_ns;      /* their sampled MPI time */
 } rp_poploss;
 
+/* The profile of the ranks whose bit is set in mask (nranks bits), merged
+ * from their rank files as merge_dir does with rp_merge_opts.only (quiet,
+ * newest job, no pruning); 0, or -1.  ctx: the caller's (rankscan.h's
+ * rankscan_subset takes its rp_rankscan). */
+typedef int (*rp_subset_fn)(void *ctx, const uint8_t *mask, uint32_t nranks, rp_profile *sub);
+
 /* Lists of at most top rows each, largest difference first, rows whose
- * difference is not positive left out.  dir: the measurement directory;
+ * difference is not positive left out.  merge_subset (ctx): the subsets'
+ * profiles, asked for in this order: the busiest rank alone, then the
+ * ranks with critical-path time (path0_ns > 0) if any;
  * p: the whole run's profile; q: the factors (q->busiest); path0_ns[i]:
  * sampled critical-path time of rank rank[i] (ranks.h), n rows.  0, or -1
  * if the subsets could not be merged (out then empty). */
-int  poploss_compute(const char *dir, const rp_profile *p, const rp_pop *q,
+int  poploss_compute(rp_subset_fn merge_subset, void *ctx, const rp_profile *p, const rp_pop *q,
                      const uint32_t *rank, const int64_t *path0_ns, uint32_t n, uint32_t top,
                      rp_poploss *out);
 void poploss_free(rp_poploss *l);

@@ -1,4 +1,5 @@
 /* ranks.c - per-rank table (ranks.h). */
+#define _GNU_SOURCE   /* qsort_r */
 #include "report/ranks.h"
 
 #include <stdlib.h>
@@ -15,6 +16,38 @@ static int64_t col_total(const rp_rankdata *d, uint32_t col)
     for (uint32_t i = 0; i < d->n_nodes; i++)
         t += d->metrics[(size_t)i * d->n_metrics + col];
     return t;
+}
+
+void ranks_row(const rp_rankdata *d, rp_rankrow *x)
+{
+    memset(x, 0, sizeof *x);
+    x->rank = d->rank;
+    snprintf(x->host, sizeof x->host, "%.63s", d->host);
+    x->wall_ns = d->wall_ns;
+    x->task_ns = col_total(d, RP_MET_RANK);
+    x->mpi_ns = col_total(d, RP_MET_MPI);
+    x->path0_ns = col_total(d, RP_MET_PATH0);   /* 0 when the column is absent */
+    for (uint32_t c = 0; c < d->n_counters; c++) {
+        const rp_counter *ct = &d->counters[c];
+        if (!strncmp(ct->name, "samples", sizeof ct->name))
+            x->samples = ct->value;
+        else if (!strncmp(ct->name, "main_thread_cpu_us", sizeof ct->name)) {
+            x->has_cpu = 1;
+            x->cpu_ns = (int64_t)ct->value * 1000;
+        } else if (!strncmp(ct->name, "host_cpus_online", sizeof ct->name)) {
+            x->host_cpus = ct->value > UINT32_MAX ? UINT32_MAX : (uint32_t)ct->value;
+        } else if (!strncmp(ct->name, "main_thread_involuntary_switches", sizeof ct->name)) {
+            x->invol_csw = ct->value;
+        } else if (!strncmp(ct->name, "task_time_ns", sizeof ct->name) && ct->value > 0 &&
+                   (int64_t)ct->value <= d->wall_ns + d->wall_ns / 100 + 1000000) {
+            /* exact: the rank measured every task; the rest of its
+             * wall time was inside MPI (a partial file's tail may
+             * pass its wall time by a little: clamped) */
+            x->exact = 1;
+            x->task_ns = (int64_t)ct->value < d->wall_ns ? (int64_t)ct->value : d->wall_ns;
+            x->mpi_ns = d->wall_ns - x->task_ns;
+        }
+    }
 }
 
 int32_t ranks_load(const char *dir, uint32_t nranks, rp_rankrow **out)
@@ -39,34 +72,7 @@ int32_t ranks_load(const char *dir, uint32_t nranks, rp_rankrow **out)
             rpfile_free(&d);
             continue;
         }
-        rp_rankrow *x = &v[n++];
-        x->rank = d.rank;
-        snprintf(x->host, sizeof x->host, "%.63s", d.host);
-        x->wall_ns = d.wall_ns;
-        x->task_ns = col_total(&d, RP_MET_RANK);
-        x->mpi_ns = col_total(&d, RP_MET_MPI);
-        x->path0_ns = col_total(&d, RP_MET_PATH0);   /* 0 when the column is absent */
-        for (uint32_t c = 0; c < d.n_counters; c++) {
-            const rp_counter *ct = &d.counters[c];
-            if (!strncmp(ct->name, "samples", sizeof ct->name))
-                x->samples = ct->value;
-            else if (!strncmp(ct->name, "main_thread_cpu_us", sizeof ct->name)) {
-                x->has_cpu = 1;
-                x->cpu_ns = (int64_t)ct->value * 1000;
-            } else if (!strncmp(ct->name, "host_cpus_online", sizeof ct->name)) {
-                x->host_cpus = ct->value > UINT32_MAX ? UINT32_MAX : (uint32_t)ct->value;
-            } else if (!strncmp(ct->name, "main_thread_involuntary_switches", sizeof ct->name)) {
-                x->invol_csw = ct->value;
-            } else if (!strncmp(ct->name, "task_time_ns", sizeof ct->name) && ct->value > 0 &&
-                       (int64_t)ct->value <= d.wall_ns + d.wall_ns / 100 + 1000000) {
-                /* exact: the rank measured every task; the rest of its
-                 * wall time was inside MPI (a partial file's tail may
-                 * pass its wall time by a little: clamped) */
-                x->exact = 1;
-                x->task_ns = (int64_t)ct->value < d.wall_ns ? (int64_t)ct->value : d.wall_ns;
-                x->mpi_ns = d.wall_ns - x->task_ns;
-            }
-        }
+        ranks_row(&d, &v[n++]);
         rpfile_free(&d);
     }
     rankfiles_free(rk, paths, nf);
@@ -110,31 +116,72 @@ static void row(FILE *f, const rp_rankrow *x)
             descheduled(x) ? "  descheduled" : "");
 }
 
+/* One host of the rows: its first row, its rows and the most CPUs any of
+ * them saw online. */
+typedef struct hostgrp {
+    uint32_t first, on, cpus;
+} hostgrp;
+
+/* row indices by (host, row); ctx: the rows */
+static int by_host(const void *a, const void *b, void *ctx)
+{
+    const rp_rankrow *r = ctx;
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    int c = strncmp(r[x].host, r[y].host, sizeof r[x].host);
+    return c ? c : x < y ? -1 : x > y;
+}
+
+static int by_first(const void *a, const void *b)
+{
+    const hostgrp *x = a, *y = b;
+    return x->first < y->first ? -1 : x->first > y->first;
+}
+
+/* The rows' hosts in the order of their first rows (sorted by name, not
+ * compared row against row: 100 000 ranks on 25 000 hosts took seconds).
+ * NULL on ENOMEM. */
+static hostgrp *host_groups(const rp_rankrow *r, uint32_t n, uint32_t *ng)
+{
+    uint32_t *ix = malloc(n * sizeof *ix);
+    hostgrp *g = malloc(n * sizeof *g);
+    *ng = 0;
+    if (!ix || !g) {
+        free(ix);
+        free(g);
+        return NULL;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        ix[i] = i;
+    qsort_r(ix, n, sizeof *ix, by_host, (void *)r);
+    for (uint32_t i = 0; i < n; i++) {
+        const rp_rankrow *x = &r[ix[i]];
+        if (i == 0 || strncmp(r[ix[i - 1]].host, x->host, sizeof x->host) != 0)
+            g[(*ng)++] = (hostgrp){ix[i], 0, 0};   /* lowest row first: (host, row) order */
+        hostgrp *h = &g[*ng - 1];
+        h->on++;
+        if (x->host_cpus > h->cpus)
+            h->cpus = x->host_cpus;
+    }
+    free(ix);
+    qsort(g, *ng, sizeof *g, by_first);
+    return g;
+}
+
 int report_oversubscribed(const rp_rankrow *r, uint32_t n, char *buf, size_t len)
 {
     if (!r || n == 0 || len == 0)
         return 0;
     /* hosts with more ranks than CPUs: the worst one named */
     uint32_t hosts_over = 0, ranks_over = 0, hosts = 0, worst = UINT32_MAX, worst_n = 0;
-    uint32_t desched = 0;
-    for (uint32_t i = 0; i < n; i++) {
+    uint32_t worst_cpus = 0, desched = 0;
+    for (uint32_t i = 0; i < n; i++)
         desched += descheduled(&r[i]);
-        uint32_t first = i;   /* the first row of this host */
-        for (uint32_t j = 0; j < i; j++)
-            if (!strncmp(r[j].host, r[i].host, sizeof r[i].host)) {
-                first = j;
-                break;
-            }
-        if (first != i)
-            continue;
-        hosts++;
-        uint32_t on = 0, cpus = 0;
-        for (uint32_t j = i; j < n; j++)
-            if (!strncmp(r[j].host, r[i].host, sizeof r[i].host)) {
-                on++;
-                if (r[j].host_cpus > cpus)
-                    cpus = r[j].host_cpus;
-            }
+    hostgrp *g = host_groups(r, n, &hosts);
+    if (!g)
+        return 0;
+    for (uint32_t k = 0; k < hosts; k++) {
+        uint32_t i = g[k].first, on = g[k].on, cpus = g[k].cpus;
+        /* compared with the worst host's first row's CPUs, as always */
         if (cpus && on > cpus) {
             hosts_over++;
             ranks_over += on;
@@ -142,18 +189,17 @@ int report_oversubscribed(const rp_rankrow *r, uint32_t n, char *buf, size_t len
                 (double)on / cpus > (double)worst_n / r[worst].host_cpus) {
                 worst = i;
                 worst_n = on;
+                worst_cpus = cpus;
             }
         }
     }
+    free(g);
     if (!hosts_over && !desched)
         return 0;
     size_t w = 0;
     char host[RP_SHOW_MIN];
     if (hosts_over) {
-        uint32_t cpus = 0;
-        for (uint32_t j = 0; j < n; j++)
-            if (!strncmp(r[j].host, r[worst].host, sizeof r[worst].host) && r[j].host_cpus > cpus)
-                cpus = r[j].host_cpus;
+        uint32_t cpus = worst_cpus;
         char h[sizeof r[worst].host + 1];
         snprintf(h, sizeof h, "%.*s", (int)sizeof r[worst].host, r[worst].host);
         rp_show(host, sizeof host, h);

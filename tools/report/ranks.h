@@ -6,6 +6,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include "format/rpfile.h"
 
 typedef struct rp_rankrow {
     uint32_t rank;
@@ -36,6 +37,8 @@ typedef struct rp_rankrow {
  * out: the header already warns about them).  *out is malloc'd; returns
  * the number of rows or -1 on ENOMEM. */
 int32_t ranks_load(const char *dir, uint32_t nranks, rp_rankrow **out);
+/* One rank file's row (what ranks_load makes of each file it keeps). */
+void ranks_row(const rp_rankdata *d, rp_rankrow *x);
 
 /* Ranks sharing CPUs, said once in the header of every view: hosts with
  * more ranks than CPUs online (host_cpus_online), and ranks with less CPU

@@ -14,6 +14,7 @@
 #include "report/phases.h"
 #include "report/html.h"
 #include "report/ranks.h"
+#include "report/rankscan.h"
 #include "report/speedscope.h"
 #include "common/rankfiles.h"
 #include "report/warnings.h"
@@ -85,8 +86,10 @@ static int parse_u32(const char *s, uint32_t *v)
     return 0;
 }
 
-/* Newer-than check: profile.rpm is fresh if no rank file is newer. */
-static int load(const char *arg, double min_share, rp_profile *p)
+/* Newer-than check: profile.rpm is fresh if no rank file is newer.  scan:
+ * DIR's rank files listed and their job chosen already (rankscan_list),
+ * or NULL to list them here. */
+static int load(const char *arg, double min_share, const rp_rankscan *scan, rp_profile *p)
 {
     struct stat sb;
     char err[256], shown[RP_SHOW_LEN];   /* arg as messages show it (core/show.h) */
@@ -121,7 +124,9 @@ static int load(const char *arg, double min_share, rp_profile *p)
     char **jp;
     rp_jobpick pick;
     int mixed = 0;
-    if (have && nrank && rankfiles_list_job(arg, &jr, &jp, &nj, &pick) == 0) {
+    if (have && nrank && scan) {
+        mixed = scan->pick.n_left > 0 || scan->pick.stale;
+    } else if (have && nrank && rankfiles_list_job(arg, &jr, &jp, &nj, &pick) == 0) {
         mixed = pick.n_left > 0 || pick.stale;
         rankfiles_pick_free(&pick);
         rankfiles_free(jr, jp, nj);
@@ -145,8 +150,28 @@ static int load(const char *arg, double min_share, rp_profile *p)
                 "in memory\n", shown);
     }
     free(prof);
-    rp_merge_opts o = {"rp-report", 0, min_share, 1, NULL, 0};
+    rp_merge_opts o = {"rp-report", 0, min_share, 1, NULL, 0, NULL};
+    if (scan)
+        return merge_list(arg, &o, &scan->pick, scan->ranks, scan->paths, scan->n, p);
     return merge_dir(arg, &o, p);
+}
+
+/* poploss's subsets merged from DIR (ctx) when it could not be listed
+ * once for all (rankscan.h). */
+static int dir_subset(void *ctx, const uint8_t *mask, uint32_t nranks, rp_profile *sub)
+{
+    rp_merge_opts o = {"rp-report", 1, 0.0, 1, mask, nranks, NULL};
+    return merge_dir(ctx, &o, sub);
+}
+
+/* RP_REPORT_READS set: how many times rank files were opened, on stderr
+ * at exit, so a test can check that each is read once. */
+static void say_reads(void)
+{
+    uint64_t full, job;
+    rpfile_read_counts(&full, &job);
+    fprintf(stderr, "rp-report: rank file reads: %llu whole, %llu job headers\n",
+            (unsigned long long)full, (unsigned long long)job);
 }
 
 /* --what-if: one estimate per target (whatif.h).  0; 3 if a target has no
@@ -200,20 +225,40 @@ typedef struct diffload {
 static int diff_load(const char *arg, double min_share, diffload *d)
 {
     *d = (diffload){0};
-    if (load(arg, min_share, &d->p) != 0)
-        return -1;
     struct stat sb;
     int isdir = stat(arg, &sb) == 0 && S_ISDIR(sb.st_mode);
+    rp_rankscan scan;
+    int have_scan = isdir && rankscan_list(arg, &scan) == 0;
+    if (load(arg, min_share, have_scan ? &scan : NULL, &d->p) != 0) {
+        if (have_scan)
+            rankscan_free(&scan);
+        return -1;
+    }
     d->cost = calloc(d->p.k ? d->p.k : 1, sizeof *d->cost);
     if (!d->cost) {
         profile_free(&d->p);
+        if (have_scan)
+            rankscan_free(&scan);
         return -1;
     }
     /* the costs the report's path table shows: the path summaries' in
-     * path and trace modes, the phase statistics' otherwise */
+     * path and trace modes, the phase statistics' otherwise; and the rows,
+     * from one read of each rank file */
     rp_run run;
-    int from_run = 0;
-    if (isdir && d->p.mode != RP_MODE_PROF && run_load(arg, "rp-report", &run) == 0) {
+    int from_run = 0, run_rc = -1, want_run = isdir && d->p.mode != RP_MODE_PROF;
+    if (have_scan) {
+        if (rankscan_read(&scan, d->p.nranks, want_run ? &run : NULL, &run_rc, 0) == 0 ||
+            scan.rows) {
+            d->rows = scan.rows;
+            d->nrows = (int32_t)scan.nrows;
+            scan.rows = NULL;
+        } else {
+            d->nrows = -1;
+        }
+    } else if (want_run) {
+        run_rc = run_load(arg, "rp-report", &run);
+    }
+    if (want_run && run_rc == 0) {
         if (run.k == d->p.k && run.nphases > 0) {
             run_slot_costs(&run, d->cost);
             from_run = 1;
@@ -222,8 +267,10 @@ static int diff_load(const char *arg, double min_share, diffload *d)
     }
     for (uint32_t j = 0; !from_run && j < d->p.k && j < d->p.stats.k; j++)
         d->cost[j] = d->p.stats.sum_ns[j];
-    if (isdir)
+    if (isdir && !have_scan)
         d->nrows = ranks_load(arg, d->p.nranks, &d->rows);
+    if (have_scan)
+        rankscan_free(&scan);
     if (d->nrows <= 0) {
         free(d->rows);
         d->rows = NULL;
@@ -287,6 +334,8 @@ int main(int argc, char **argv)
     double min_share = RP_PRUNE_DEFAULT_PCT;
     const char *arg2 = NULL;   /* --diff: BEFORE is arg, AFTER arg2 */
     int diff = 0;
+    if (getenv("RP_REPORT_READS"))
+        atexit(say_reads);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *val = NULL;
@@ -503,16 +552,39 @@ int main(int argc, char **argv)
          * not be rebuilt (path mode, summary overflow; doc/paths.md) */
         return rc == 0 ? 0 : check && rc == 3 ? 3 : 1;
     }
+    /* DIR's rank files: listed, their job chosen and (below) each read once
+     * for every view (rankscan.h) */
+    rp_rankscan scan;
+    int have_scan = isdir && rankscan_list(arg, &scan) == 0;
     rp_profile p;
-    if (load(arg, min_share, &p) != 0)
+    if (load(arg, min_share, have_scan ? &scan : NULL, &p) != 0) {
+        if (have_scan)
+            rankscan_free(&scan);
         return 1;
+    }
     /* path and trace modes: path costs from the path summaries, and (text)
-     * the task sequences */
+     * the task sequences; per-rank rows (text and JSON); the POP loss
+     * lists' critical-path ranks (prof mode) */
+    int want_rows = isdir && strcmp(fmt, "folded");
+    int want_run = want_rows && p.mode != RP_MODE_PROF;
+    int want_te = want_rows && p.mode == RP_MODE_PROF && !any_whatif &&
+                  (!strcmp(fmt, "text") || !strcmp(fmt, "json") || !strcmp(fmt, "html"));
+    rp_rankrow *rows = NULL;
+    int32_t nrows = -1;
     rp_run run;
-    int have_run = 0;
+    int have_run = 0, run_rc = -1;
+    if (have_scan && want_rows) {
+        if (rankscan_read(&scan, p.nranks, want_run ? &run : NULL, &run_rc, want_te) == 0 ||
+            scan.rows) {
+            rows = scan.rows;
+            nrows = (int32_t)scan.nrows;
+            scan.rows = NULL;
+        }
+    } else if (want_run) {
+        run_rc = run_load(arg, "rp-report", &run);
+    }
     int64_t *slot = NULL;
-    if (isdir && p.mode != RP_MODE_PROF && strcmp(fmt, "folded") &&
-        run_load(arg, "rp-report", &run) == 0) {
+    if (want_run && run_rc == 0) {
         have_run = 1;
         slot = calloc(run.k, sizeof *slot);
         o.run = &run;
@@ -522,20 +594,19 @@ int main(int argc, char **argv)
             o.path_phases = run.nphases;
         }
     }
-    /* per-rank rows from the rank files (text and JSON) */
-    rp_rankrow *rows = NULL;
-    if (isdir && strcmp(fmt, "folded")) {
-        int32_t nr = ranks_load(arg, p.nranks, &rows);
-        if (nr > 0) {
-            o.ranks = rows;
-            o.nranks_rows = (uint32_t)nr;
-        }
+    if (want_rows && !have_scan)
+        nrows = ranks_load(arg, p.nranks, &rows);
+    if (nrows > 0) {
+        o.ranks = rows;
+        o.nranks_rows = (uint32_t)nrows;
     }
     if (o.path >= p.k) {
         fprintf(stderr, "rp-report: --path %u out of range: this profile has k=%u paths (0..%u)\n",
                 o.path, p.k, p.k - 1);
         profile_free(&p);
         free(rows);
+        if (have_scan)
+            rankscan_free(&scan);
         return 2;
     }
     /* the code behind each POP factor's loss: profiles of the busiest rank
@@ -553,7 +624,9 @@ int main(int argc, char **argv)
             p0[i] = rows[i].path0_ns;
         }
         if (pin.ok && rk && p0 && p.mode == RP_MODE_PROF &&
-            poploss_compute(arg, &p, &pin.pop, rk, p0, o.nranks_rows, 5, &ploss) == 0) {
+            poploss_compute(have_scan ? rankscan_subset : dir_subset,
+                            have_scan ? (void *)&scan : (void *)arg, &p, &pin.pop, rk, p0,
+                            o.nranks_rows, 5, &ploss) == 0) {
             have_ploss = 1;
             o.poploss = &ploss;
         }
@@ -604,6 +677,8 @@ int main(int argc, char **argv)
         poploss_free(&ploss);
     if (have_run)
         run_free(&run);
+    if (have_scan)
+        rankscan_free(&scan);
     if (rc == 3)   /* --what-if: a target not found (said on stderr) */
         return 1;
     if (fflush(out) != 0 || rc != 0 || (out != stdout && fclose(out) != 0)) {

@@ -12,6 +12,8 @@
 #   BCAST=ompi bench/smpi/run.sh 256      (SMPI's ompi bcast; see cfg below)
 #   OP=bcast bench/smpi/run.sh 64         (an 8-byte MPI_Bcast instead of the
 #                                          allreduce: cgsim's CGSIM_OP)
+#   PLATFORM=cluster16k.xml bench/smpi/run.sh 16384
+#                                         (the 16 384-node fat tree)
 #   PROXY=halosim SHAPE=lulesh bench/smpi/run.sh 64
 #                                         (halosim.c: LULESH's or, SHAPE=hpcg,
 #                                          HPCG's halo exchanges and allreduces
@@ -90,7 +92,7 @@ one() {
     rm -rf "$tmp/out"
     /usr/bin/time -f "TIME %e %M" -o "$tmp/time" \
         env RP_PERIOD=0 RP_MAILBOX=0 RP_JOBFILE="${JOBFILE:-0}" RP_OUTPUT="$tmp/out" \
-        smpirun -np "$n" -platform "$here/cluster.xml" -hostfile "$tmp/hosts" \
+        smpirun -np "$n" -platform "$here/${PLATFORM:-cluster.xml}" -hostfile "$tmp/hosts" \
         $cfg "$@" "$bin" "$ITERS" $WORK > "$tmp/log" 2>&1 || { tail -5 "$tmp/log" >&2; return 1; }
     { sed -n 's/^cgsim n=.* init_s=\([^ ]*\)$/\1/p' "$tmp/log" | tr '\n' ' '
       sed -n 's/^cgsim finalize_s=//p' "$tmp/log" | tr '\n' ' '

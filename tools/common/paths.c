@@ -49,7 +49,7 @@ int run_add(rp_run *run, const char *path, uint32_t rank, rp_rankdata *d)
     else if (have && run->present[d->rank])
         bad = "second file for this rank; ignored";
     if (bad) {
-        fprintf(stderr, "%s: %s: %s\n", prog, path, bad);
+        run_bad(run, path, bad);
         rpfile_free(d);
         return 0;
     }
@@ -66,12 +66,13 @@ int run_add(rp_run *run, const char *path, uint32_t rank, rp_rankdata *d)
             return -1;
         }
     }
-    run->rd[d->rank] = *d;
-    memset(d, 0, sizeof *d);
-    run->present[run->rd[rank].rank] = 1;
+    /* d->rank == rank (checked above) */
+    run->present[rank] = 1;
     run->n_present++;
-    if (run->rd[rank].wall_ns > run->wall_ns)
-        run->wall_ns = run->rd[rank].wall_ns;
+    if (d->wall_ns > run->wall_ns)
+        run->wall_ns = d->wall_ns;
+    run->rd[rank] = *d;
+    memset(d, 0, sizeof *d);   /* the run owns its arrays now */
     return 0;
 }
 

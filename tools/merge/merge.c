@@ -547,7 +547,6 @@ void merger_bad(rp_merger *m, const char *path, const char *why)
 int merger_add(rp_merger *m, const char *path, uint32_t rank, const rp_rankdata *d)
 {
     mstate *s = &m->s;
-    const rp_merge_opts *o = s->o;
     char why[256];
     const char *bad = NULL;
     if (m->fatal)
@@ -562,7 +561,7 @@ int merger_add(rp_merger *m, const char *path, uint32_t rank, const rp_rankdata 
         bad = why;
     }
     if (bad) {
-        fprintf(logf_of(o), "%s: %s: %s\n", o->prog, path, bad);
+        merger_bad(m, path, bad);
         return 0;
     }
     if (!s->have_first) {

@@ -222,6 +222,28 @@ typedef struct diffload {
     int32_t    nrows;
 } diffload;
 
+/* The per-rank rows and, when run is not NULL (path and trace modes), the
+ * run: from one read of each rank file when DIR was listed (scan), else
+ * from DIR itself (ranks.h, paths.h).  te: also merge the critical path's
+ * ranks for the POP loss lists (rankscan_read).  Returns the rows' count
+ * (-1: none); *run_rc is 0 when the run was read. */
+static int32_t read_ranks(const char *dir, rp_rankscan *scan, uint32_t nranks, rp_run *run,
+                          int *run_rc, int te, rp_rankrow **rows)
+{
+    *rows = NULL;
+    *run_rc = -1;
+    if (!scan) {
+        if (run)
+            *run_rc = run_load(dir, "rp-report", run);
+        return ranks_load(dir, nranks, rows);
+    }
+    if (rankscan_read(scan, nranks, run, run_rc, te) != 0 && !scan->rows)
+        return -1;
+    *rows = scan->rows;
+    scan->rows = NULL;
+    return (int32_t)scan->nrows;
+}
+
 static int diff_load(const char *arg, double min_share, diffload *d)
 {
     *d = (diffload){0};
@@ -246,18 +268,9 @@ static int diff_load(const char *arg, double min_share, diffload *d)
      * from one read of each rank file */
     rp_run run;
     int from_run = 0, run_rc = -1, want_run = isdir && d->p.mode != RP_MODE_PROF;
-    if (have_scan) {
-        if (rankscan_read(&scan, d->p.nranks, want_run ? &run : NULL, &run_rc, 0) == 0 ||
-            scan.rows) {
-            d->rows = scan.rows;
-            d->nrows = (int32_t)scan.nrows;
-            scan.rows = NULL;
-        } else {
-            d->nrows = -1;
-        }
-    } else if (want_run) {
-        run_rc = run_load(arg, "rp-report", &run);
-    }
+    if (isdir)
+        d->nrows = read_ranks(arg, have_scan ? &scan : NULL, d->p.nranks,
+                              want_run ? &run : NULL, &run_rc, 0, &d->rows);
     if (want_run && run_rc == 0) {
         if (run.k == d->p.k && run.nphases > 0) {
             run_slot_costs(&run, d->cost);
@@ -267,8 +280,6 @@ static int diff_load(const char *arg, double min_share, diffload *d)
     }
     for (uint32_t j = 0; !from_run && j < d->p.k && j < d->p.stats.k; j++)
         d->cost[j] = d->p.stats.sum_ns[j];
-    if (isdir && !have_scan)
-        d->nrows = ranks_load(arg, d->p.nranks, &d->rows);
     if (have_scan)
         rankscan_free(&scan);
     if (d->nrows <= 0) {
@@ -573,16 +584,9 @@ int main(int argc, char **argv)
     int32_t nrows = -1;
     rp_run run;
     int have_run = 0, run_rc = -1;
-    if (have_scan && want_rows) {
-        if (rankscan_read(&scan, p.nranks, want_run ? &run : NULL, &run_rc, want_te) == 0 ||
-            scan.rows) {
-            rows = scan.rows;
-            nrows = (int32_t)scan.nrows;
-            scan.rows = NULL;
-        }
-    } else if (want_run) {
-        run_rc = run_load(arg, "rp-report", &run);
-    }
+    if (want_rows)
+        nrows = read_ranks(arg, have_scan ? &scan : NULL, p.nranks, want_run ? &run : NULL,
+                           &run_rc, want_te, &rows);
     int64_t *slot = NULL;
     if (want_run && run_rc == 0) {
         have_run = 1;
@@ -594,8 +598,6 @@ int main(int argc, char **argv)
             o.path_phases = run.nphases;
         }
     }
-    if (want_rows && !have_scan)
-        nrows = ranks_load(arg, p.nranks, &rows);
     if (nrows > 0) {
         o.ranks = rows;
         o.nranks_rows = (uint32_t)nrows;
